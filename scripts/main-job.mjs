@@ -1,0 +1,94 @@
+// The main job (`pnpm start`): starts the emulator on an embedded SQLite file, runs the two
+// example apps against it as a user would (connector set-up, then ingestion of a folder of sample
+// documents into a new `file` connector), and prints what happened. Run it twice: the second run
+// updates the same documents (`already_existed: true`) instead of duplicating them.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createKisClient } from '@kis/client';
+import { startEmulator } from '@kis/emulator';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const stateDir = join(root, '.kis');
+mkdirSync(stateDir, { recursive: true });
+const dbPath = join(stateDir, 'emulator.db');
+const statePath = join(stateDir, 'main-job.json');
+const saved = existsSync(statePath) ? JSON.parse(readFileSync(statePath, 'utf8')) : {};
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+const step = (n, title) => say(`\n[${n}/4] ${title}`);
+
+// The admin key is stable across runs so the journal and saved ids stay meaningful; it is a
+// development key of this local emulator only, and it is never printed.
+const adminKey = saved.adminKey ?? `kis-dev-${crypto.randomUUID()}`;
+const emulator = await startEmulator({ port: 0, dbPath, adminKey });
+say(`Knowledge Indexing Service emulator at ${emulator.baseUrl}`);
+say(`  state: ${relative(root, dbPath)} (SQLite, WAL); admin page: ${emulator.url}/`);
+
+let exitCode = 0;
+try {
+  const env = { ...process.env, KIS_BASE_URL: emulator.baseUrl, KIS_API_KEY: adminKey };
+  const kis = createKisClient({ baseUrl: emulator.baseUrl, apiKey: adminKey });
+
+  step(1, 'A jira credential (the admin interface would create it; here: createCredential)');
+  const credentials = await kis.credentials.list();
+  let jira = credentials.find((c) => c.source === 'jira');
+  if (!jira) {
+    const created = await kis.credentials.create({
+      name: 'Jira (sample)',
+      source: 'jira',
+      admin_public: true,
+      credential_json: { jira_user_email: 'bot@example.com', jira_api_token: 'sample-token' },
+    });
+    jira = { id: created.id, source: 'jira' };
+    say(`  created credential ${jira.id} (source jira)`);
+  } else {
+    say(`  credential ${jira.id} (source jira) already exists`);
+  }
+
+  step(2, 'apps/connector-setup: create jira connectors, pick the credential, associate');
+  const setup = spawnSync(process.execPath, [join(root, 'apps/connector-setup/dist/main.js')], {
+    env: { ...env, KIS_PROJECT_KEYS: 'KIS,OPS' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
+  for (const line of setup.stdout.trim().split('\n')) say(`  ${line}`);
+  if (setup.status !== 0) throw new Error(`connector-setup exited with ${setup.status}`);
+
+  step(3, 'apps/folder-ingest: ingest apps/folder-ingest/samples into a file connector');
+  const ingestEnv = { ...env };
+  delete ingestEnv.KIS_JOURNAL; // no journal: a second run re-sends, and the server says already_existed
+  if (saved.ccPairId) ingestEnv.KIS_CC_PAIR_ID = String(saved.ccPairId);
+  const ingest = spawnSync(
+    process.execPath,
+    [join(root, 'apps/folder-ingest/dist/main.js'), join(root, 'apps/folder-ingest/samples')],
+    { env: ingestEnv, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
+  );
+  for (const line of ingest.stdout.trim().split('\n')) say(`  ${line}`);
+  if (ingest.status !== 0) throw new Error(`folder-ingest exited with ${ingest.status}`);
+  const pairLine = ingest.stdout.match(/cc_pair (\d+)/);
+  const ccPairId = pairLine ? Number(pairLine[1]) : saved.ccPairId;
+  writeFileSync(statePath, `${JSON.stringify({ adminKey, ccPairId }, null, 2)}\n`, { mode: 0o600 });
+
+  step(4, 'What the emulator holds now');
+  await emulator.waitForIndexing?.();
+  const docs = await kis.ingestion.listConnectorDocuments(ccPairId);
+  const states = emulator.state.indexing();
+  say(`  cc_pair ${ccPairId}: ${docs.length} documents`);
+  for (const doc of docs) say(`    ${doc.document_id}  "${doc.semantic_id}"`);
+  say(
+    `  indexing states: ${Object.entries(states)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+  say(
+    `\nDone. Run \`pnpm start\` again: the same documents come back as updated (already_existed: true).`,
+  );
+} catch (error) {
+  exitCode = 1;
+  console.error(`main job failed: ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  await emulator.close();
+}
+process.exit(exitCode);

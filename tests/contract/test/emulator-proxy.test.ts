@@ -1,0 +1,255 @@
+// The client against the emulator behind `prism proxy --errors`: Prism checks every request the
+// client sends and every response the emulator gives against the bundled spec, and answers a
+// violation with an error instead of passing it on. The suite runs the seed's workflows and every
+// error status, then checks that Prism reported no violation at all.
+
+import { readFileSync } from 'node:fs';
+import {
+  AuthenticationError,
+  createKisClient,
+  type IngestionDocument,
+  NotFoundError,
+  PermissionDeniedError,
+  UnprocessableEntityError,
+} from '@kis/client';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+
+let kis: ReturnType<typeof createKisClient>;
+let user: ReturnType<typeof createKisClient>;
+
+beforeAll(() => {
+  kis = createKisClient({
+    baseUrl: inject('proxyUrl'),
+    apiKey: inject('emulatorAdminKey'),
+    maxRetries: 0,
+  });
+  user = createKisClient({
+    baseUrl: inject('proxyUrl'),
+    apiKey: inject('emulatorUserKey'),
+    maxRetries: 0,
+  });
+});
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+const PNG = Uint8Array.from(
+  Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+);
+
+describe('the seed workflows, through the validating proxy', () => {
+  let ccPairId: number;
+
+  it('connector set-up: create, list credentials, associate (issue tracker)', async () => {
+    const credential = await kis.credentials.create({
+      name: 'Jira bot',
+      source: 'jira',
+      admin_public: true,
+      credential_json: { jira_user_email: 'bot@example.com', jira_api_token: 'secret-token' },
+    });
+    const credentials = await kis.credentials.list();
+    const jira = credentials.find((c) => c.source === 'jira');
+    expect(jira?.id).toBe(credential.id);
+    expect(JSON.stringify(credentials)).not.toContain('secret-token');
+
+    const connector = await kis.connectors.create({
+      name: 'Jira KIS',
+      source: 'jira',
+      input_type: 'poll',
+      access_type: 'PUBLIC',
+      connector_specific_config: {
+        jira_base_url: 'https://example.atlassian.net',
+        project_key: 'KIS',
+        comment_email_blacklist: null,
+      },
+      refresh_freq: 3600,
+      prune_freq: 86400,
+    });
+    const association = await kis.connectors.associateCredential(connector.id, credential.id);
+    expect(association.success).toBe(true);
+    expect(Number.isInteger(association.data)).toBe(true);
+
+    const again = await kis.connectors.associateCredential(connector.id, credential.id);
+    expect(again.success).toBe(false);
+  });
+
+  it('setupConnector for a file source uses the default credential 0', async () => {
+    const setup = await kis.setupConnector({
+      connector: {
+        name: 'Contract files',
+        source: 'file',
+        input_type: 'load_state',
+        access_type: 'public',
+        connector_specific_config: {},
+      },
+    });
+    expect(setup.credentialId).toBe(0);
+    expect(setup.ccPairId).not.toBeNull();
+    ccPairId = setup.ccPairId as number;
+  });
+
+  it('ingestion: created, then already_existed on a re-post; derived ids', async () => {
+    const document: IngestionDocument = {
+      id: 'contract-doc-1',
+      semantic_identifier: 'Contract doc 1',
+      sections: [{ text: 'first version', link: 'https://example.com/1' }],
+      source: 'file',
+      metadata: { kind: 'test', tags: ['a', 'b'] },
+    };
+    const first = await kis.ingestion.ingest({ document, cc_pair_id: ccPairId });
+    expect(first.already_existed).toBe(false);
+    const second = await kis.ingestion.ingest({
+      document: { ...document, sections: [{ text: 'second version' }] },
+      cc_pair_id: ccPairId,
+    });
+    expect(second.already_existed).toBe(true);
+
+    const withoutId = await kis.ingestDocument(
+      {
+        semantic_identifier: 'Q4 report (2024).pdf',
+        sections: [{ text: 'numbers' }],
+        source: 'file',
+        metadata: {},
+      },
+      { ccPairId },
+    );
+    expect(withoutId.documentId).toBe('ingestion_api_Q4_report_%282024%29.pdf');
+    expect(withoutId.alreadyExisted).toBe(false);
+  });
+
+  it('ingestMany sends a batch, and a re-run updates instead of duplicating', async () => {
+    const docs = Array.from({ length: 25 }, (_, i) => ({
+      id: `contract-bulk-${i}`,
+      semantic_identifier: `Bulk ${i}`,
+      sections: [{ text: `body ${i}` }],
+      source: 'file' as const,
+      metadata: {},
+    }));
+    const first = await kis.ingestMany(docs, { ccPairId, concurrency: 4 }).done();
+    expect(first).toMatchObject({ created: 25, updated: 0, failed: 0 });
+    const second = await kis.ingestMany(docs, { ccPairId, concurrency: 4 }).done();
+    expect(second).toMatchObject({ created: 0, updated: 25, failed: 0 });
+    const listed = await kis.ingestion.listConnectorDocuments(ccPairId);
+    expect(listed.filter((d) => d.document_id.startsWith('contract-bulk-'))).toHaveLength(25);
+  });
+
+  it('image upload precedes an image section', async () => {
+    const { fileId } = await kis.files.uploadImage({
+      data: PNG,
+      fileName: 'pixel.png',
+      contentType: 'image/png',
+    });
+    const result = await kis.ingestion.ingest({
+      document: {
+        id: 'contract-image',
+        semantic_identifier: 'Architecture diagram',
+        sections: [{ image_file_id: fileId }, { text: 'caption' }],
+        source: 'file',
+        metadata: {},
+      },
+      cc_pair_id: ccPairId,
+    });
+    expect(result.already_existed).toBe(false);
+  });
+
+  it('private-key upload (multipart) answers a CredentialBase without the key material', async () => {
+    const credential = await kis.credentials.create({
+      name: 'SharePoint app',
+      source: 'sharepoint',
+      admin_public: true,
+      credential_json: { sp_client_id: 'client' },
+    });
+    // A throw-away self-signed PKCS#12 file (password kis-test), as deployed servers require.
+    const keyBytes = readFileSync(new URL('./fixtures/app.pfx', import.meta.url));
+    const updated = await kis.credentials.updatePrivateKey(credential.id, {
+      name: 'SharePoint app',
+      credentialJson: { sp_client_id: 'client', sp_directory_id: 'tenant' },
+      file: { data: keyBytes, fileName: 'app.pfx' },
+      fieldKey: 'sp_private_key',
+      typeDefinitionKey: 'sharepoint_pfx_file',
+    });
+    expect(updated.source).toBe('sharepoint');
+    const echoed = JSON.stringify(updated);
+    expect(echoed).not.toContain(keyBytes.toString('base64').slice(0, 40));
+    expect(echoed).not.toContain('MII');
+  });
+
+  it('list and delete ingested documents', async () => {
+    const listed = await kis.ingestion.list();
+    expect(listed.some((d) => d.document_id === 'contract-doc-1')).toBe(true);
+    await kis.ingestion.delete('contract-doc-1');
+    const after = await kis.ingestion.list();
+    expect(after.some((d) => d.document_id === 'contract-doc-1')).toBe(false);
+  });
+});
+
+describe('error statuses, through the validating proxy', () => {
+  it('401 without a valid key', async () => {
+    const stranger = createKisClient({
+      baseUrl: inject('proxyUrl'),
+      apiKey: 'not-a-key-of-this-server',
+      maxRetries: 0,
+    });
+    const error = await rejection(stranger.credentials.list());
+    expect(AuthenticationError.isInstance(error)).toBe(true);
+    expect(String((error as Error).message)).not.toContain('not-a-key-of-this-server');
+  });
+
+  it('403 for a non-admin key on /manage/admin', async () => {
+    const error = await rejection(user.credentials.list());
+    expect(PermissionDeniedError.isInstance(error)).toBe(true);
+  });
+
+  it('404 for an unknown cc_pair_id', async () => {
+    const error = await rejection(
+      kis.ingestion.ingest({
+        document: { semantic_identifier: 'x', sections: [{ text: 'x' }], metadata: {} },
+        cc_pair_id: 987654,
+      }),
+    );
+    expect(NotFoundError.isInstance(error)).toBe(true);
+  });
+
+  it('404 for an unknown connector on association', async () => {
+    const error = await rejection(kis.connectors.associateCredential(987654, 0));
+    expect(NotFoundError.isInstance(error)).toBe(true);
+  });
+
+  it('422 for an invalid body, naming the field', async () => {
+    const error = await rejection(
+      kis.ingestion.ingest({
+        document: { sections: [{ text: 'x' }], metadata: {} },
+      } as never),
+    );
+    expect(UnprocessableEntityError.isInstance(error)).toBe(true);
+    const detail = (error as UnprocessableEntityError).detail;
+    expect(detail.some((d) => d.loc.join('.').includes('semantic_identifier'))).toBe(true);
+  });
+});
+
+describe('the validating proxy', () => {
+  // Last in this file (tests in a file run in order): by now every call above went through it.
+  it('reported no request or response violation for the calls the client made', () => {
+    const log = readFileSync(inject('proxyLogPath'), 'utf8');
+    expect(log).toContain('Forwarding');
+    // Every problem Prism found is logged with ✖. The readiness probe (GET /, not in the spec) and
+    // the one request that is invalid on purpose (the 422 test, refused by Prism before it reaches
+    // the emulator) are expected; anything else is a violation by the client or the emulator.
+    const problems = log
+      .split('\n')
+      .filter((line) => line.includes('✖'))
+      .filter((line) => !/\] get \/ ✖/.test(line));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/post \/svc-api\/ingestion .*UNPROCESSABLE_ENTITY/);
+    expect(log).not.toContain('VIOLATIONS');
+  });
+});
