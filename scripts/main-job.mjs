@@ -2,7 +2,7 @@
 // example apps against it as a user would (connector set-up, then ingestion of a folder of sample
 // documents into a new `file` connector), and prints what happened. Run it twice: the second run
 // updates the same documents (`already_existed: true`) instead of duplicating them.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,20 @@ const statePath = join(stateDir, 'main-job.json');
 const saved = existsSync(statePath) ? JSON.parse(readFileSync(statePath, 'utf8')) : {};
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
+
+// The emulator runs in this process, so the apps run as asynchronous child processes (a
+// synchronous spawn would block the event loop the emulator answers on).
+function runApp(script, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout }));
+  });
+}
 const step = (n, title) => say(`\n[${n}/4] ${title}`);
 
 // The admin key is stable across runs so the journal and saved ids stay meaningful; it is a
@@ -48,10 +62,9 @@ try {
   }
 
   step(2, 'apps/connector-setup: create jira connectors, pick the credential, associate');
-  const setup = spawnSync(process.execPath, [join(root, 'apps/connector-setup/dist/main.js')], {
-    env: { ...env, KIS_PROJECT_KEYS: 'KIS,OPS' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-    encoding: 'utf8',
+  const setup = await runApp(join(root, 'apps/connector-setup/dist/main.js'), [], {
+    ...env,
+    KIS_PROJECT_KEYS: 'KIS,OPS',
   });
   for (const line of setup.stdout.trim().split('\n')) say(`  ${line}`);
   if (setup.status !== 0) throw new Error(`connector-setup exited with ${setup.status}`);
@@ -60,10 +73,10 @@ try {
   const ingestEnv = { ...env };
   delete ingestEnv.KIS_JOURNAL; // no journal: a second run re-sends, and the server says already_existed
   if (saved.ccPairId) ingestEnv.KIS_CC_PAIR_ID = String(saved.ccPairId);
-  const ingest = spawnSync(
-    process.execPath,
-    [join(root, 'apps/folder-ingest/dist/main.js'), join(root, 'apps/folder-ingest/samples')],
-    { env: ingestEnv, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
+  const ingest = await runApp(
+    join(root, 'apps/folder-ingest/dist/main.js'),
+    [join(root, 'apps/folder-ingest/samples')],
+    ingestEnv,
   );
   for (const line of ingest.stdout.trim().split('\n')) say(`  ${line}`);
   if (ingest.status !== 0) throw new Error(`folder-ingest exited with ${ingest.status}`);

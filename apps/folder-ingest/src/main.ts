@@ -78,7 +78,11 @@ const run = kis.ingestMany(documents(), {
   concurrency: Number(process.env.KIS_CONCURRENCY ?? 8),
 });
 for await (const result of run) {
-  const detail = result.error ? `: ${result.error.message}` : '';
+  const detail = result.error
+    ? `: ${result.error.message}`
+    : result.status === 'created' || result.status === 'updated'
+      ? ` (already_existed: ${result.status === 'updated'})`
+      : '';
   console.log(`${result.status.padEnd(8)} ${result.ref} → ${result.documentId ?? '-'}${detail}`);
 }
 const s = await run.done();

@@ -479,6 +479,11 @@ export interface components {
             semantic_id: string;
             /** @description Link of the document, if any. */
             link?: string | null;
+            /**
+             * @description Not sent by deployed servers (indexing there is asynchronous and its states are not named, seed "States and transitions"); the kis emulator adds it so a caller can see a document move from queued to indexed. Clients must not rely on it.
+             * @enum {string}
+             */
+            index_state?: "queued" | "indexed";
         };
         /**
          * TextSection
@@ -684,7 +689,7 @@ export interface components {
                 "application/json": components["schemas"]["HTTPValidationError"];
             };
         };
-        /** @description Bad request. Not shown in the seed; deployed servers answer 400 for example for invalid JSON in a private-key upload, for an unknown `cc_pair_id` on older servers, and when deleting a document that was not created through ingestion (`compat-notes.md`). The body is any `ErrorResponse` shape. */
+        /** @description Bad request. Not shown in the seed; deployed servers answer 400 for example for invalid JSON in a private-key upload, for an unknown `cc_pair_id` on older servers, and when deleting a document that was not created through ingestion (`compat-notes.md`); the kis emulator also answers 400 when a credential's source does not match the connector's on association. The body is any `ErrorResponse` shape. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -830,6 +835,7 @@ export interface operations {
                     "application/json": components["schemas"]["StatusResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -1002,6 +1008,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserFileUploadResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
@@ -1020,3 +1027,4 @@ type ReadonlyArray<T> = [
 export const documentSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DocumentSource"]> = ["ingestion_api", "slack", "web", "google_drive", "gmail", "requesttracker", "github", "gitbook", "gitlab", "guru", "bookstack", "outline", "confluence", "jira", "slab", "productboard", "file", "coda", "notion", "zulip", "linear", "hubspot", "document360", "gong", "google_sites", "zendesk", "loopio", "dropbox", "sharepoint", "teams", "salesforce", "discourse", "axero", "clickup", "mediawiki", "wikipedia", "asana", "s3", "r2", "google_cloud_storage", "oci_storage", "xenforo", "not_applicable", "discord", "freshdesk", "fireflies", "egnyte", "airtable", "highspot", "drupal_wiki", "imap", "bitbucket", "testrail", "mock_connector", "user_file"];
 export const inputTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InputType"]> = ["load_state", "poll", "event", "slim_retrieval"];
 export const accessTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AccessType"]> = ["public", "private", "sync", "PUBLIC"];
+export const ingestedDocumentSummaryIndex_stateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["IngestedDocumentSummary"]["index_state"]> = ["queued", "indexed"];

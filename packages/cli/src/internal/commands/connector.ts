@@ -1,0 +1,304 @@
+import type { ConnectorCreateRequest, KisClient } from '@kis/client';
+import type { Context } from '../context.js';
+import { accessTypes, checkEnum, checkSource, inputTypes } from '../enums.js';
+import { CliError, ExitCode, type ExitCodeValue, oneLine, UsageError } from '../errors.js';
+import { describeFailure } from '../failure.js';
+import {
+  describeJsonType,
+  isPlainObject,
+  parseByExtension,
+  readObjectArg,
+  readTextFile,
+} from '../structured.js';
+
+export interface ConnectorCreateOptions {
+  name?: string;
+  source?: string;
+  config?: string;
+  inputType?: string;
+  accessType?: string;
+  refreshFreq?: number;
+  pruneFreq?: number;
+  /** A credential id or `auto` (as typed on the command line). */
+  credential?: string;
+  from?: string;
+}
+
+/** One connector to set up: the create request and which credential to associate. */
+interface ConnectorSpec {
+  connector: ConnectorCreateRequest;
+  credential: number | 'auto';
+}
+
+/** Parses `--credential`: a credential id or `auto`. */
+export function parseCredentialArg(value: string): number | 'auto' {
+  if (value.toLowerCase() === 'auto') return 'auto';
+  if (/^\d+$/.test(value)) return Number(value);
+  throw new UsageError(
+    `--credential: expected a credential id (an integer ≥ 0) or "auto", got "${value}"`,
+  );
+}
+
+function buildSpec(
+  where: string,
+  fields: {
+    name: unknown;
+    source: unknown;
+    config: unknown;
+    inputType: unknown;
+    accessType: unknown;
+    refreshFreq: unknown;
+    pruneFreq: unknown;
+    credential: unknown;
+  },
+  names: Record<keyof typeof fields, string>,
+): ConnectorSpec {
+  const need = (key: keyof typeof fields): string => {
+    const value = fields[key];
+    if (value === undefined || value === null || value === '') {
+      throw new UsageError(`${where}missing ${names[key]}`);
+    }
+    if (typeof value !== 'string') {
+      throw new UsageError(
+        `${where}${names[key]}: expected a string, got ${describeJsonType(value)}`,
+      );
+    }
+    return value;
+  };
+  const name = need('name');
+  const source = checkSource(`${where}${names.source}`, need('source'));
+  if (!isPlainObject(fields.config)) {
+    throw new UsageError(
+      fields.config === undefined
+        ? `${where}missing ${names.config}`
+        : `${where}${names.config}: expected a JSON object, got ${describeJsonType(fields.config)}`,
+    );
+  }
+  const inputType = checkEnum(
+    `${where}${names.inputType}`,
+    typeof fields.inputType === 'string' ? fields.inputType : 'poll',
+    inputTypes(),
+    { what: 'input type' },
+  );
+  const accessType = checkEnum(
+    `${where}${names.accessType}`,
+    typeof fields.accessType === 'string' ? fields.accessType : 'public',
+    accessTypes(),
+    { what: 'access type' },
+  );
+  const seconds = (key: 'refreshFreq' | 'pruneFreq'): number | undefined => {
+    const value = fields[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+    throw new UsageError(
+      `${where}${names[key]}: expected a whole number of seconds ≥ 0, got ${JSON.stringify(value)}`,
+    );
+  };
+  const refresh = seconds('refreshFreq');
+  const prune = seconds('pruneFreq');
+  let credential: number | 'auto' = 'auto';
+  const rawCredential = fields.credential;
+  if (typeof rawCredential === 'number' && Number.isInteger(rawCredential) && rawCredential >= 0) {
+    credential = rawCredential;
+  } else if (typeof rawCredential === 'string') {
+    try {
+      credential = parseCredentialArg(rawCredential);
+    } catch {
+      throw new UsageError(
+        `${where}${names.credential}: expected a credential id (an integer ≥ 0) or "auto", got "${rawCredential}"`,
+      );
+    }
+  } else if (rawCredential !== undefined && rawCredential !== null) {
+    throw new UsageError(
+      `${where}${names.credential}: expected a credential id (an integer ≥ 0) or "auto", got ${JSON.stringify(rawCredential)}`,
+    );
+  }
+  const connector = {
+    name,
+    source,
+    input_type: inputType,
+    access_type: accessType,
+    connector_specific_config: fields.config,
+    ...(refresh === undefined ? {} : { refresh_freq: refresh }),
+    ...(prune === undefined ? {} : { prune_freq: prune }),
+  } as ConnectorCreateRequest;
+  return { connector, credential };
+}
+
+const FLAG_NAMES = {
+  name: '--name',
+  source: '--source',
+  config: '--config',
+  inputType: '--input-type',
+  accessType: '--access-type',
+  refreshFreq: '--refresh-freq',
+  pruneFreq: '--prune-freq',
+  credential: '--credential',
+} as const;
+
+export async function connectorCreateCommand(
+  ctx: Context,
+  options: ConnectorCreateOptions,
+): Promise<ExitCodeValue> {
+  if (options.from !== undefined) return createFromFile(ctx, options.from, options);
+  for (const key of ['name', 'source', 'config'] as const) {
+    if (options[key] === undefined) {
+      throw new UsageError(
+        `connector create: missing required option ${FLAG_NAMES[key]} (or --from FILE to create connectors from a list)`,
+      );
+    }
+  }
+  const spec = buildSpec(
+    '',
+    {
+      name: options.name,
+      source: options.source,
+      config: await readObjectArg('--config', options.config as string, ctx.io.cwd),
+      inputType: options.inputType,
+      accessType: options.accessType,
+      refreshFreq: options.refreshFreq,
+      pruneFreq: options.pruneFreq,
+      credential: options.credential,
+    },
+    FLAG_NAMES,
+  );
+  const client = await ctx.client();
+  const result = await client.setupConnector({
+    connector: spec.connector,
+    credential: spec.credential,
+  });
+  ctx.out.result(
+    {
+      connector_id: result.connectorId,
+      credential_id: result.credentialId,
+      cc_pair_id: result.ccPairId,
+    },
+    [
+      `Created connector "${spec.connector.name}" (source ${spec.connector.source})`,
+      `  connector_id:  ${result.connectorId}`,
+      `  credential_id: ${result.credentialId}`,
+      `  cc_pair_id:    ${result.ccPairId ?? '(not returned by the server)'}`,
+    ],
+  );
+  return ExitCode.Ok;
+}
+
+/** The entries of a `--from` file: a list, or an object with a `connectors` list. */
+async function readConnectorList(path: string, cwd: string): Promise<unknown[]> {
+  const text = await readTextFile('--from', path, cwd);
+  let parsed: unknown;
+  try {
+    parsed = parseByExtension(path, text);
+  } catch (error) {
+    throw new UsageError(`--from: ${path}: ${oneLine(error)}`);
+  }
+  const list =
+    isPlainObject(parsed) && Array.isArray(parsed.connectors) ? parsed.connectors : parsed;
+  if (!Array.isArray(list)) {
+    throw new UsageError(
+      `--from: ${path}: expected a list of connectors (or {"connectors": [...]}), got ${describeJsonType(parsed)}`,
+    );
+  }
+  if (list.length === 0) throw new UsageError(`--from: ${path}: the list of connectors is empty`);
+  return list;
+}
+
+function entryField(entry: Record<string, unknown>, ...keys: string[]): unknown {
+  for (const key of keys) if (entry[key] !== undefined) return entry[key];
+  return undefined;
+}
+
+async function createFromFile(
+  ctx: Context,
+  path: string,
+  defaults: ConnectorCreateOptions,
+): Promise<ExitCodeValue> {
+  for (const key of ['name', 'config'] as const) {
+    if (defaults[key] !== undefined) {
+      throw new UsageError(
+        `connector create: ${FLAG_NAMES[key]} cannot be used with --from (give it in the file)`,
+      );
+    }
+  }
+  const list = await readConnectorList(path, ctx.io.cwd);
+  const { out } = ctx;
+  const client: KisClient = await ctx.client();
+  let created = 0;
+  let failed = 0;
+  const failures: string[] = [];
+  for (const [i, entry] of list.entries()) {
+    const label = `entry ${i + 1}`;
+    const where = `${path}: ${label}: `;
+    let name: string | undefined;
+    try {
+      if (!isPlainObject(entry)) {
+        throw new UsageError(`${where}expected an object, got ${describeJsonType(entry)}`);
+      }
+      name = typeof entry.name === 'string' ? entry.name : undefined;
+      const spec = buildSpec(
+        name ? `${path}: ${label} ("${name}"): ` : where,
+        {
+          name: entry.name,
+          source: entryField(entry, 'source') ?? defaults.source,
+          config: entryField(entry, 'connector_specific_config', 'config'),
+          inputType:
+            entryField(entry, 'input_type', 'input-type', 'inputType') ?? defaults.inputType,
+          accessType:
+            entryField(entry, 'access_type', 'access-type', 'accessType') ?? defaults.accessType,
+          refreshFreq:
+            entryField(entry, 'refresh_freq', 'refresh-freq', 'refreshFreq') ??
+            defaults.refreshFreq,
+          pruneFreq:
+            entryField(entry, 'prune_freq', 'prune-freq', 'pruneFreq') ?? defaults.pruneFreq,
+          credential:
+            entryField(entry, 'credential', 'credential_id', 'credentialId') ?? defaults.credential,
+        },
+        {
+          name: 'name',
+          source: 'source',
+          config: 'connector_specific_config',
+          inputType: 'input_type',
+          accessType: 'access_type',
+          refreshFreq: 'refresh_freq',
+          pruneFreq: 'prune_freq',
+          credential: 'credential',
+        },
+      );
+      const result = await client.setupConnector({
+        connector: spec.connector,
+        credential: spec.credential,
+      });
+      created++;
+      out.result(
+        {
+          name: spec.connector.name,
+          connector_id: result.connectorId,
+          credential_id: result.credentialId,
+          cc_pair_id: result.ccPairId,
+        },
+        `ok    ${spec.connector.name}: connector_id ${result.connectorId}, credential_id ${result.credentialId}, cc_pair_id ${result.ccPairId ?? '(not returned)'}`,
+      );
+    } catch (error) {
+      const failure = describeFailure(error, client.baseUrl);
+      if (error instanceof CliError && error.exitCode === ExitCode.Usage) {
+        // A bad entry: reported, the others go on.
+      } else if (failure.fatal) {
+        throw error;
+      }
+      failed++;
+      const message = failure.message.startsWith(path)
+        ? failure.message
+        : `${path}: ${label}${name ? ` ("${name}")` : ''}: ${failure.message}`;
+      failures.push(message);
+      out.result(
+        { ...(name ? { name } : {}), entry: i + 1, error: message },
+        `${out.out.red('fail')}  ${message}`,
+      );
+    }
+  }
+  out.result(
+    { summary: { created, failed, total: list.length } },
+    `Created ${created} of ${list.length} connector(s)${failed > 0 ? `, ${failed} failed` : ''}.`,
+  );
+  return failed > 0 ? ExitCode.ItemsFailed : ExitCode.Ok;
+}

@@ -1,0 +1,132 @@
+import { readFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { CredentialBase, DocumentSource } from '@kis/client';
+import type { Context } from '../context.js';
+import { checkSource } from '../enums.js';
+import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
+import { fsReason, readObjectArg } from '../structured.js';
+
+/** A credential as printed: `credential_json` values hidden (they are secrets), keys kept. */
+export function redactCredential(record: Record<string, unknown>): Record<string, unknown> {
+  const json = record.credential_json;
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return { ...record };
+  return {
+    ...record,
+    credential_json: Object.fromEntries(Object.keys(json).map((k) => [k, '[REDACTED]'])),
+  };
+}
+
+export async function credentialListCommand(
+  ctx: Context,
+  options: { source?: string },
+): Promise<ExitCodeValue> {
+  const source = options.source === undefined ? undefined : checkSource('--source', options.source);
+  const client = await ctx.client();
+  const all = await client.credentials.list();
+  const list = source === undefined ? all : all.filter((c) => c.source === source);
+  const { out } = ctx;
+  const rows = list.map((c) => {
+    const record = c as unknown as Record<string, unknown>;
+    return {
+      id: String(record.id),
+      source: String(record.source),
+      name: typeof record.name === 'string' ? record.name : '',
+      admin_public:
+        record.admin_public === true ? 'yes' : record.admin_public === false ? 'no' : '',
+    };
+  });
+  for (const c of list) out.result(redactCredential(c as unknown as Record<string, unknown>));
+  out.result({ summary: { count: list.length } });
+  if (!out.mode.json) {
+    if (rows.length === 0) {
+      out.human(source === undefined ? 'No credentials.' : `No credentials with source ${source}.`);
+    } else {
+      const w = (key: keyof (typeof rows)[number], title: string) =>
+        Math.max(title.length, ...rows.map((r) => r[key].length));
+      const widths = { id: w('id', 'ID'), source: w('source', 'SOURCE'), name: w('name', 'NAME') };
+      const line = (id: string, src: string, name: string, pub: string) =>
+        `${id.padEnd(widths.id)}  ${src.padEnd(widths.source)}  ${name.padEnd(widths.name)}  ${pub}`.trimEnd();
+      out.human(out.out.bold(line('ID', 'SOURCE', 'NAME', 'ADMIN_PUBLIC')));
+      for (const r of rows) out.human(line(r.id, r.source, r.name, r.admin_public));
+    }
+  }
+  return ExitCode.Ok;
+}
+
+export async function credentialCreateCommand(
+  ctx: Context,
+  options: { source: string; credentialJson: string; name?: string; adminPublic?: boolean },
+): Promise<ExitCodeValue> {
+  const source = checkSource('--source', options.source) as DocumentSource;
+  const credentialJson = await readObjectArg(
+    '--credential-json',
+    options.credentialJson,
+    ctx.io.cwd,
+  );
+  const client = await ctx.client();
+  const body: CredentialBase = {
+    credential_json: credentialJson,
+    admin_public: options.adminPublic === true,
+    source,
+    ...(options.name === undefined ? {} : { name: options.name }),
+  } as CredentialBase;
+  const created = await client.credentials.create(body);
+  ctx.out.result(
+    { credential_id: created.id },
+    `Created credential ${created.id} (source ${source}${options.name ? `, name "${options.name}"` : ''})`,
+  );
+  return ExitCode.Ok;
+}
+
+export async function credentialSetPrivateKeyCommand(
+  ctx: Context,
+  id: number,
+  options: {
+    file: string;
+    name: string;
+    credentialJson: string;
+    fieldKey: string;
+    typeDefinitionKey: string;
+  },
+): Promise<ExitCodeValue> {
+  const credentialJson = await readObjectArg(
+    '--credential-json',
+    options.credentialJson,
+    ctx.io.cwd,
+  );
+  for (const [flag, value] of [
+    ['--name', options.name],
+    ['--field-key', options.fieldKey],
+    ['--type-definition-key', options.typeDefinitionKey],
+  ] as const) {
+    if (value.trim() === '') throw new UsageError(`${flag}: expected a non-empty value`);
+  }
+  const path = resolve(ctx.io.cwd, options.file);
+  let data: Buffer;
+  try {
+    data = await readFile(path);
+  } catch (error) {
+    throw new UsageError(`--file: cannot read "${options.file}": ${fsReason(error)}`);
+  }
+  if (data.length === 0) throw new UsageError(`--file: "${options.file}" is empty`);
+  const client = await ctx.client();
+  const record = await client.credentials.updatePrivateKey(id, {
+    name: options.name,
+    credentialJson,
+    file: {
+      data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+      fileName: basename(path),
+      contentType: /\.(pfx|p12)$/i.test(path) ? 'application/x-pkcs12' : 'application/octet-stream',
+    },
+    fieldKey: options.fieldKey,
+    typeDefinitionKey: options.typeDefinitionKey,
+  });
+  ctx.out.result(
+    {
+      credential_id: id,
+      credential: redactCredential(record as unknown as Record<string, unknown>),
+    },
+    `Updated the private key of credential ${id} (field ${options.fieldKey}, type ${options.typeDefinitionKey})`,
+  );
+  return ExitCode.Ok;
+}

@@ -1,0 +1,70 @@
+import { setMaxListeners } from 'node:events';
+import { resolve } from 'node:path';
+import type { Context } from '../context.js';
+import { ExitCode, type ExitCodeValue } from '../errors.js';
+import { ExtractionError, extractFile, kindOf } from '../extract.js';
+import { describeFailure } from '../failure.js';
+import { mapConcurrent } from '../pool.js';
+
+type UploadOutcome =
+  | { file: string; fileId: string }
+  | { file: string; error: string; fatal?: { message: string; exitCode: ExitCodeValue } };
+
+/** `kis upload FILE…`: uploads images (checked to be PNG/JPEG/GIF/WebP) and prints their file ids. */
+export async function uploadCommand(ctx: Context, files: string[]): Promise<ExitCodeValue> {
+  const client = await ctx.client();
+  const { out } = ctx;
+  let failed = 0;
+  let uploaded = 0;
+  let fatal: { message: string; exitCode: ExitCodeValue } | undefined;
+  const abort = new AbortController();
+  // One listener per request in flight (uploads, ingestMany): more than the default 10.
+  setMaxListeners(0, abort.signal);
+  const one = async (file: string): Promise<UploadOutcome> => {
+    try {
+      const path = resolve(ctx.io.cwd, file);
+      if (kindOf(path)?.kind !== 'image') {
+        throw new ExtractionError('not an image file; expected .png, .jpg, .jpeg, .gif or .webp');
+      }
+      const image = await extractFile(path);
+      if (image.kind !== 'image') throw new ExtractionError('not an image file');
+      const { fileId } = await client.files.uploadImage(
+        { data: image.bytes, fileName: image.name, contentType: image.mime },
+        { signal: abort.signal },
+      );
+      return { file, fileId };
+    } catch (error) {
+      if (error instanceof ExtractionError) return { file, error: error.message };
+      const failure = describeFailure(error, client.baseUrl);
+      if (failure.fatal) {
+        abort.abort();
+        return { file, error: failure.message, fatal: failure };
+      }
+      return { file, error: failure.message };
+    }
+  };
+  for await (const outcome of mapConcurrent(files, one, 4)) {
+    if ('fileId' in outcome) {
+      uploaded++;
+      out.result(
+        { file: outcome.file, file_id: outcome.fileId },
+        `${outcome.file}\t${outcome.fileId}`,
+      );
+      continue;
+    }
+    if (outcome.fatal) {
+      fatal ??= outcome.fatal;
+      continue;
+    }
+    if (fatal) continue; // aborted because of the fatal error
+    failed++;
+    out.result({ file: outcome.file, error: outcome.error });
+    if (!out.mode.json) out.error(`${outcome.file}: ${outcome.error}`);
+  }
+  if (fatal) {
+    out.error(fatal.message);
+    return fatal.exitCode;
+  }
+  out.result({ summary: { uploaded, failed } });
+  return failed > 0 ? ExitCode.ItemsFailed : ExitCode.Ok;
+}

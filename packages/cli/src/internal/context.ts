@@ -1,0 +1,227 @@
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { createKisClient, type KisClient, type Logger, type LogLevel } from '@kis/client';
+import { UsageError } from './errors.js';
+import { type Io, Output } from './output.js';
+import { fsReason } from './structured.js';
+
+/** The global options, as commander parses them (on every command). */
+export interface GlobalOptions {
+  baseUrl?: string;
+  apiKey?: string;
+  apiKeyFile?: string;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+}
+
+/** Strings that must never be printed (the API key, wherever it came from). */
+export class Secrets {
+  private readonly values = new Set<string>();
+  add(value: string | undefined): void {
+    const v = value?.trim();
+    if (v && v.length >= 4) this.values.add(v);
+  }
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.values) {
+      if (out.includes(secret)) out = out.split(secret).join('[REDACTED]');
+    }
+    return out;
+  }
+}
+
+/**
+ * Collects the API key from the command line and the environment before parsing, so that even
+ * commander's own error messages are redacted.
+ */
+export function collectSecrets(argv: readonly string[], env: Io['env']): Secrets {
+  const secrets = new Secrets();
+  secrets.add(env.KIS_API_KEY);
+  argv.forEach((arg, i) => {
+    if (arg === '--api-key' || arg === '--admin-key') secrets.add(argv[i + 1]);
+    else if (arg.startsWith('--api-key=')) secrets.add(arg.slice('--api-key='.length));
+    else if (arg.startsWith('--admin-key=')) secrets.add(arg.slice('--admin-key='.length));
+  });
+  return secrets;
+}
+
+/** A writable wrapper that redacts secrets from everything written through it. */
+export function redactingIo(io: Io, secrets: Secrets): Io {
+  const wrap = <S extends Io['stdout']>(stream: S): S => {
+    const proxy = Object.create(stream) as S;
+    proxy.write = ((chunk: unknown, ...rest: unknown[]) =>
+      (stream.write as (...args: unknown[]) => boolean).call(
+        stream,
+        typeof chunk === 'string' ? secrets.redact(chunk) : chunk,
+        ...rest,
+      )) as S['write'];
+    return proxy;
+  };
+  return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr) };
+}
+
+export interface Connection {
+  baseUrl: string;
+  apiKey: string;
+}
+
+/** Checks a base URL: http(s), and its path ends with the `/api` prefix. Returns it normalised. */
+export function checkBaseUrl(value: string, from: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(
+      `${from}: "${value}" is not a URL; expected the API root including /api, e.g. http://localhost:8080/api`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${from}: "${value}" must be an http:// or https:// URL`);
+  }
+  if (url.search || url.hash) {
+    throw new UsageError(`${from}: "${value}" must not have a query or fragment`);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!/(^|\/)api$/.test(path)) {
+    const suggestion = `${url.origin}${path}/api`;
+    throw new UsageError(
+      `${from}: "${value}" lacks the /api prefix; the base URL includes it, e.g. ${suggestion}`,
+    );
+  }
+  return `${url.origin}${path}`;
+}
+
+/** Everything a command needs: output, options, and (lazily) the API client. */
+export class Context {
+  readonly io: Io;
+  readonly out: Output;
+  readonly options: GlobalOptions;
+  readonly secrets: Secrets;
+  private connectionPromise: Promise<Connection> | undefined;
+  private apiKeyPromise: Promise<string> | undefined;
+  private clientPromise: Promise<KisClient> | undefined;
+
+  constructor(io: Io, options: GlobalOptions, secrets: Secrets) {
+    this.io = io;
+    this.options = options;
+    this.secrets = secrets;
+    // --no-color works like NO_COLOR.
+    const outIo = options.color === false ? { ...io, env: { ...io.env, NO_COLOR: '1' } } : io;
+    this.out = new Output(outIo, {
+      json: options.json === true,
+      quiet: options.quiet === true,
+      verbose: options.verbose === true,
+    });
+  }
+
+  /** Base URL and API key from the flags or the environment; usage errors when missing or bad. */
+  connection(): Promise<Connection> {
+    this.connectionPromise ??= this.resolveConnection();
+    return this.connectionPromise;
+  }
+
+  private async resolveConnection(): Promise<Connection> {
+    const { env } = this.io;
+    const rawBase = this.options.baseUrl ?? env.KIS_BASE_URL;
+    if (rawBase === undefined || rawBase.trim() === '') {
+      throw new UsageError(
+        'missing base URL: pass --base-url or set KIS_BASE_URL (the API root including /api, e.g. http://localhost:8080/api)',
+      );
+    }
+    const baseUrl = checkBaseUrl(
+      rawBase.trim(),
+      this.options.baseUrl !== undefined ? '--base-url' : 'KIS_BASE_URL',
+    );
+    const apiKey = await this.apiKey();
+    return { baseUrl, apiKey };
+  }
+
+  /** The API key from --api-key, --api-key-file or KIS_API_KEY; usage errors when missing or bad. */
+  apiKey(): Promise<string> {
+    this.apiKeyPromise ??= this.resolveApiKey();
+    return this.apiKeyPromise;
+  }
+
+  private async resolveApiKey(): Promise<string> {
+    const { env } = this.io;
+    let apiKey: string | undefined;
+    if (this.options.apiKey !== undefined && this.options.apiKeyFile !== undefined) {
+      throw new UsageError('--api-key and --api-key-file: give only one of them');
+    }
+    if (this.options.apiKey !== undefined) {
+      apiKey = this.options.apiKey.trim();
+      if (apiKey === '') throw new UsageError('--api-key: expected a non-empty API key');
+    } else if (this.options.apiKeyFile !== undefined) {
+      const path = this.options.apiKeyFile;
+      let text: string;
+      try {
+        text = await readFile(resolve(this.io.cwd, path), 'utf8');
+      } catch (error) {
+        throw new UsageError(`--api-key-file: cannot read file "${path}": ${fsReason(error)}`);
+      }
+      apiKey = text.trim();
+      if (apiKey === '' || /\s/.test(apiKey)) {
+        throw new UsageError(
+          `--api-key-file: "${path}" must hold the API key alone (one line, no spaces)`,
+        );
+      }
+    } else {
+      apiKey = env.KIS_API_KEY?.trim();
+      if (!apiKey) {
+        throw new UsageError(
+          'missing API key: pass --api-key, --api-key-file FILE or set KIS_API_KEY',
+        );
+      }
+    }
+    this.secrets.add(apiKey);
+    return apiKey;
+  }
+
+  /** The client for this command (created on first use). */
+  client(): Promise<KisClient> {
+    this.clientPromise ??= this.createClient();
+    return this.clientPromise;
+  }
+
+  private async createClient(): Promise<KisClient> {
+    const { baseUrl, apiKey } = await this.connection();
+    const out = this.out;
+    const level: LogLevel = this.options.verbose ? 'debug' : 'off';
+    const line = (message: string, fields?: Record<string, unknown>) => {
+      const extra = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
+      return `${message}${extra}`;
+    };
+    const logger: Logger = {
+      error: (m, f) => out.debug(line(m, f)),
+      warn: (m, f) => out.debug(line(m, f)),
+      info: (m, f) => out.debug(line(m, f)),
+      debug: (m, f) => out.debug(line(m, f)),
+    };
+    return createKisClient({
+      baseUrl,
+      apiKey,
+      logLevel: level,
+      logger,
+      headers: { 'user-agent': `kis-cli/${cliVersion()}` },
+    });
+  }
+}
+
+let version: string | undefined;
+/** The version of @kis/cli, from its package.json (two levels above dist/internal/). */
+export function cliVersion(): string {
+  if (version === undefined) {
+    try {
+      const pkg = JSON.parse(
+        readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+      ) as { version?: unknown };
+      version = typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+    } catch {
+      version = '0.0.0';
+    }
+  }
+  return version;
+}

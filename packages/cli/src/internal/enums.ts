@@ -1,0 +1,87 @@
+import { createRequire } from 'node:module';
+import { distance } from 'fastest-levenshtein';
+import { UsageError } from './errors.js';
+
+/**
+ * Enumerations read from the bundled spec (`@kis/spec/openapi.json`), the single source of truth:
+ * never a hand-typed copy. Loaded on first use.
+ */
+interface Spec {
+  components?: { schemas?: Record<string, { enum?: unknown[] }> };
+}
+
+let spec: Spec | undefined;
+
+function schemaEnum(name: string): readonly string[] {
+  spec ??= createRequire(import.meta.url)('@kis/spec/openapi.json') as Spec;
+  const values = spec.components?.schemas?.[name]?.enum;
+  if (!Array.isArray(values) || values.length === 0) {
+    throw new Error(`@kis/spec: components.schemas.${name}.enum is missing`);
+  }
+  return values.filter((v): v is string => typeof v === 'string');
+}
+
+/** The 55 `DocumentSource` values, in the spec's order. */
+export function documentSources(): readonly string[] {
+  return schemaEnum('DocumentSource');
+}
+
+/** `InputType` values. */
+export function inputTypes(): readonly string[] {
+  return schemaEnum('InputType');
+}
+
+/** `AccessType` values as clients send them (lower case; the spec also admits the seed's `PUBLIC`). */
+export function accessTypes(): readonly string[] {
+  return [...new Set(schemaEnum('AccessType').map((v) => v.toLowerCase()))];
+}
+
+/** Values close to `input`: small edit distance, or sharing a prefix or substring. */
+export function closeValues(input: string, values: readonly string[], max = 5): string[] {
+  const needle = input.toLowerCase();
+  const limit = Math.max(2, Math.floor(needle.length / 3));
+  return values
+    .map((value) => {
+      const d = distance(needle, value);
+      const related =
+        needle.length >= 3 &&
+        (value.startsWith(needle) || needle.startsWith(value) || value.includes(needle));
+      return { value, score: related ? Math.min(d, 1) : d };
+    })
+    .filter(({ score }) => score <= limit)
+    .sort((a, b) => a.score - b.score || a.value.localeCompare(b.value))
+    .slice(0, max)
+    .map(({ value }) => value);
+}
+
+/**
+ * Checks `value` against an enumeration (case-insensitively; returns the canonical spelling).
+ * The error names the flag, the bad value, the close values and where to see them all.
+ */
+export function checkEnum(
+  flag: string,
+  value: string,
+  values: readonly string[],
+  options: { what: string; allHint?: string },
+): string {
+  const exact =
+    values.find((v) => v === value) ?? values.find((v) => v.toLowerCase() === value.toLowerCase());
+  if (exact !== undefined) return exact;
+  const close = closeValues(value, values);
+  const hint = close.length > 0 ? `; did you mean ${close.join(', ')}?` : '';
+  const all =
+    values.length <= 8
+      ? ` (expected one of: ${values.join(', ')})`
+      : options.allHint
+        ? ` (${options.allHint})`
+        : '';
+  throw new UsageError(`${flag}: unknown ${options.what} "${value}"${hint}${all}`);
+}
+
+/** Validates a `--source` value against `DocumentSource`. */
+export function checkSource(flag: string, value: string): string {
+  return checkEnum(flag, value, documentSources(), {
+    what: 'source',
+    allHint: '`kis sources` lists all values',
+  });
+}

@@ -1,0 +1,128 @@
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  AuthenticationError,
+  ConnectorSetupError,
+  DocumentValidationError,
+  HtmlResponseError,
+  InternalServerError,
+  KisError,
+  PermissionDeniedError,
+} from '@kis/client';
+import { CliError, ExitCode, type ExitCodeValue, oneLine } from './errors.js';
+
+/** What to say about an error and how the command ends because of it. */
+export interface Failure {
+  /** One line, naming the URL or the thing at fault. */
+  message: string;
+  /** Exit code when this error ends the command. */
+  exitCode: ExitCodeValue;
+  /**
+   * True when the error is about the server or the connection rather than one item (wrong key,
+   * server down, HTML instead of the API): a bulk command stops at once.
+   */
+  fatal: boolean;
+}
+
+const NET_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused (is the server running?)',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ECONNRESET: 'connection reset by the server',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  EPIPE: 'connection closed by the server',
+  UND_ERR_SOCKET: 'connection closed by the server',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'TLS certificate chain is self-signed',
+  CERT_HAS_EXPIRED: 'TLS certificate has expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host name',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate cannot be verified',
+};
+
+function networkCode(error: unknown): string | undefined {
+  let e = error as { code?: unknown; cause?: unknown; errors?: unknown } | undefined;
+  for (let i = 0; e && i < 6; i++) {
+    if (typeof e.code === 'string' && e.code in NET_REASONS) return e.code;
+    if (Array.isArray(e.errors) && e.errors.length > 0) {
+      const inner = networkCode(e.errors[0]);
+      if (inner) return inner;
+    }
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+/** Turns anything thrown into a message, an exit code and whether it stops a bulk command. */
+export function describeFailure(error: unknown, baseUrl: string | undefined): Failure {
+  const at = baseUrl ?? 'the server';
+  if (error instanceof CliError) {
+    return { message: error.message, exitCode: error.exitCode, fatal: true };
+  }
+  if (ConnectorSetupError.isInstance(error) && error.cause !== undefined) {
+    const inner = describeFailure(error.cause, baseUrl);
+    // Keep the workflow's message (it says which step failed and what exists already).
+    return { ...inner, message: oneLine(error) };
+  }
+  if (AuthenticationError.isInstance(error)) {
+    return {
+      message: `authentication failed: ${at} answered 401 Unauthorized; the API key was rejected (check --api-key, --api-key-file or KIS_API_KEY)`,
+      exitCode: ExitCode.Fatal,
+      fatal: true,
+    };
+  }
+  if (PermissionDeniedError.isInstance(error)) {
+    const detail = serverDetail(error);
+    return {
+      message: `permission denied: ${at} answered 403 Forbidden${detail}; the API key was refused or lacks the permission (admin endpoints need an admin key)`,
+      exitCode: ExitCode.Fatal,
+      fatal: true,
+    };
+  }
+  if (HtmlResponseError.isInstance(error)) {
+    return {
+      message: `${at} answered with an HTML page (HTTP ${error.status}) instead of the API's JSON: is the /api prefix missing from the base URL, or is a proxy or login page in front of the API?`,
+      exitCode: ExitCode.Fatal,
+      fatal: true,
+    };
+  }
+  if (APITimeoutError.isInstance(error)) {
+    return { message: `${oneLine(error)} (server: ${at})`, exitCode: ExitCode.Fatal, fatal: false };
+  }
+  if (APIConnectionError.isInstance(error)) {
+    const code = networkCode(error);
+    const reason = code ? NET_REASONS[code] : oneLine(error);
+    return {
+      message: `cannot connect to ${at}: ${reason}`,
+      exitCode: ExitCode.Fatal,
+      fatal: true,
+    };
+  }
+  if (InternalServerError.isInstance(error)) {
+    return { message: `server error: ${oneLine(error)}`, exitCode: ExitCode.Fatal, fatal: false };
+  }
+  if (DocumentValidationError.isInstance(error)) {
+    return { message: oneLine(error), exitCode: ExitCode.Usage, fatal: false };
+  }
+  if (APIError.isInstance(error) || KisError.isInstance(error)) {
+    return { message: oneLine(error), exitCode: ExitCode.ItemsFailed, fatal: false };
+  }
+  return {
+    message: `unexpected error: ${oneLine(error)}`,
+    exitCode: ExitCode.ItemsFailed,
+    fatal: false,
+  };
+}
+
+function serverDetail(error: KisError): string {
+  const body = error.body as { detail?: unknown; message?: unknown } | undefined;
+  const text =
+    typeof body?.detail === 'string'
+      ? body.detail
+      : typeof body?.message === 'string'
+        ? body.message
+        : '';
+  return text ? ` ("${text.slice(0, 160)}")` : '';
+}

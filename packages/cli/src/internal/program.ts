@@ -1,0 +1,443 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { ConnectorCreateOptions } from './commands/connector.js';
+import type { EmulatorCommandOptions } from './commands/emulator.js';
+import type { IngestOptions, InterruptSource } from './commands/ingest.js';
+import {
+  Context,
+  cliVersion,
+  collectSecrets,
+  type GlobalOptions,
+  redactingIo,
+  type Secrets,
+} from './context.js';
+import { documentSources } from './enums.js';
+import { ExitCode, type ExitCodeValue, oneLine } from './errors.js';
+import { describeFailure } from './failure.js';
+import { colorEnabled, type Io, painter } from './output.js';
+
+/** Options of {@link run}: the process surroundings, replaceable in tests. */
+export interface RunOptions {
+  io?: Partial<Io>;
+  /** Where SIGINT/SIGTERM come from (default: `process`). */
+  interrupts?: InterruptSource;
+}
+
+interface PrivateKeyOptions {
+  file: string;
+  name: string;
+  credentialJson: string;
+  fieldKey: string;
+  typeDefinitionKey: string;
+}
+
+const EXAMPLES = (lines: readonly string[]) =>
+  `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+
+function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER
+          ? `expected an integer ≥ ${min}.`
+          : `expected an integer from ${min} to ${max}.`,
+      );
+    }
+    return Number(value);
+  };
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** Commander's multi-line errors ("…\n(Did you mean x?)") as one line. */
+function oneLineCommanderError(text: string): string {
+  return `${text
+    .trim()
+    .replace(/\s*\n\s*\(Did you mean (.*)\?\)/, ' (did you mean $1?)')
+    .replace(/\s*\n\s*/g, ' ')}\n`;
+}
+
+function buildProgram(
+  io: Io,
+  secrets: Secrets,
+  interrupts: InterruptSource,
+  state: { exitCode: ExitCodeValue; ctx?: Context },
+): Command {
+  const program = new Command('kis');
+  const errPaint = painter(colorEnabled(io.stderr, io.env));
+  program
+    .description(
+      'The command line of the Knowledge Indexing Service API: connectors, credentials, image uploads and resumable bulk ingestion.',
+    )
+    .version(cliVersion(), '-V, --version', 'print the version')
+    .option('--base-url <url>', 'API root including the /api prefix (env KIS_BASE_URL)')
+    .option('--api-key <key>', 'API key (env KIS_API_KEY; never printed)')
+    .option('--api-key-file <file>', 'read the API key from a file')
+    .option('--json', 'machine-readable output: one JSON document per line on stdout, nothing else')
+    .option('-q, --quiet', 'no progress or notes on stderr; results and errors only')
+    .option('-v, --verbose', 'log every HTTP request and answer on stderr (API key redacted)')
+    .option('--no-color', 'no colours (NO_COLOR is respected too)')
+    .helpOption('-h, --help', 'show help (every command has its own, with examples)')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      outputError: (s, write) => write(`${errPaint.red(oneLineCommanderError(s).trimEnd())}\n`),
+      getOutHelpWidth: () => (io.stdout.isTTY ? (io.stdout.columns ?? 100) : 100),
+      getErrHelpWidth: () => (io.stderr.isTTY ? (io.stderr.columns ?? 100) : 100),
+      getOutHasColors: () => colorEnabled(io.stdout, io.env),
+      getErrHasColors: () => colorEnabled(io.stderr, io.env),
+    })
+    .addHelpText(
+      'after',
+      `
+Environment:
+  KIS_BASE_URL   API root including /api, e.g. http://localhost:8080/api
+  KIS_API_KEY    API key (admin key for connector and credential commands)
+  NO_COLOR       disable colours
+
+Exit codes:
+  0  all good
+  1  some items failed (each failure is listed)
+  2  usage or input error
+  3  authentication, connection or server-side failure that stopped the command
+  130 interrupted (Ctrl-C); in-flight requests were finished and recorded
+${EXAMPLES([
+  'kis emulator --port 8080 &',
+  'export KIS_BASE_URL=http://127.0.0.1:8080/api KIS_API_KEY=…',
+  'kis connector create --name docs --source file --config "{}"',
+  'kis ingest ./docs --cc-pair 2 --journal .kis/docs.jsonl',
+])}`,
+    );
+
+  /** Wraps a command handler: builds the context, records the exit code. */
+  const act =
+    <A extends unknown[]>(handler: (ctx: Context, ...args: A) => Promise<ExitCodeValue>) =>
+    async (...args: unknown[]): Promise<void> => {
+      const command = args[args.length - 1] as Command;
+      const ctx = new Context(io, command.optsWithGlobals() as GlobalOptions, secrets);
+      state.ctx = ctx;
+      state.exitCode = await handler(ctx, ...(args.slice(0, -1) as A));
+    };
+
+  // ---- connector
+  const connector = program
+    .command('connector')
+    .alias('connectors')
+    .description('create connectors (with their credential association)');
+  connector
+    .command('create')
+    .description(
+      'create a connector, find or take its credential and associate them (the three-step set-up); prints the connector, credential and cc pair ids',
+    )
+    .option('--name <name>', 'display name of the connector')
+    .option('--source <source>', 'DocumentSource value, e.g. jira, file, web (see `kis sources`)')
+    .option('--config <json>', 'connector_specific_config: inline JSON, @file.json or @file.yaml')
+    .option('--input-type <type>', 'input type: load_state, poll, event, slim_retrieval', 'poll')
+    .option('--access-type <type>', 'access type: public, private, sync', 'public')
+    .option('--refresh-freq <seconds>', 'seconds between refreshes', intArg(0))
+    .option('--prune-freq <seconds>', 'seconds between prune runs', intArg(0))
+    .option(
+      '--credential <id|auto>',
+      'credential to associate: an id, or auto (0 for file/web, else the one credential of the source)',
+      'auto',
+    )
+    .option(
+      '--from <file>',
+      'create every connector of a YAML or JSON list (flags above other than --name/--config act as defaults)',
+    )
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis connector create --name "Project A" --source jira --config \'{"jira_base_url":"https://jira.example.com","project_key":"A","comment_email_blacklist":null}\' --refresh-freq 3600 --prune-freq 86400',
+        'kis connector create --name site --source web --config @web.yaml --credential 0',
+        'kis connector create --from projects.yaml --source jira --credential 7',
+        'kis --json connector create --name docs --source file --config "{}"',
+      ]) +
+        `
+A --from file is a list (or {"connectors": [...]}) of entries with the keys name, source,
+connector_specific_config (or config), input_type, access_type, refresh_freq, prune_freq and
+credential. One failing entry does not stop the others.
+`,
+    )
+    .action(
+      act(async (ctx, options: ConnectorCreateOptions) => {
+        const { connectorCreateCommand } = await import('./commands/connector.js');
+        return connectorCreateCommand(ctx, options);
+      }),
+    );
+
+  // ---- credential
+  const credential = program
+    .command('credential')
+    .alias('credentials')
+    .description('list and create credentials, replace a private key');
+  credential
+    .command('list')
+    .description('list credentials (credential_json values are never printed)')
+    .option('--source <source>', 'only credentials of this DocumentSource')
+    .addHelpText(
+      'after',
+      EXAMPLES(['kis credential list', 'kis --json credential list --source jira']),
+    )
+    .action(
+      act(async (ctx, options: { source?: string }) => {
+        const { credentialListCommand } = await import('./commands/credential.js');
+        return credentialListCommand(ctx, options);
+      }),
+    );
+  credential
+    .command('create')
+    .description('create a credential (POST /manage/credential); prints its id')
+    .requiredOption('--source <source>', 'DocumentSource the credential is for')
+    .requiredOption(
+      '--credential-json <json>',
+      'credential_json: inline JSON, @file.json or @file.yaml',
+    )
+    .option('--name <name>', 'display name')
+    .option('--admin-public', 'make the credential public to admins (admin_public: true)')
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis credential create --source jira --name jira-bot --credential-json @jira-cred.json',
+        'kis credential create --source confluence --credential-json \'{"confluence_access_token":"…"}\' --admin-public',
+      ]),
+    )
+    .action(
+      act(
+        async (
+          ctx,
+          options: { source: string; credentialJson: string; name?: string; adminPublic?: boolean },
+        ) => {
+          const { credentialCreateCommand } = await import('./commands/credential.js');
+          return credentialCreateCommand(ctx, options);
+        },
+      ),
+    );
+  credential
+    .command('set-private-key')
+    .description('replace the private-key file of a credential (multipart upload)')
+    .argument('<id>', 'credential id', intArg(0))
+    .requiredOption('--file <path>', 'the private-key file, e.g. a PKCS#12 .pfx file')
+    .requiredOption('--name <name>', 'display name of the credential')
+    .requiredOption(
+      '--credential-json <json>',
+      'credential_json: inline JSON, @file.json or @file.yaml',
+    )
+    .requiredOption(
+      '--field-key <key>',
+      'key inside credential_json that receives the processed file',
+    )
+    .requiredOption('--type-definition-key <key>', 'kind of file, e.g. sharepoint_pfx_file')
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis credential set-private-key 12 --file cert.pfx --name sharepoint --credential-json @cred.json --field-key sp_private_key --type-definition-key sharepoint_pfx_file',
+      ]),
+    )
+    .action(
+      act(async (ctx, id: number, options: PrivateKeyOptions) => {
+        const { credentialSetPrivateKeyCommand } = await import('./commands/credential.js');
+        return credentialSetPrivateKeyCommand(ctx, id, options);
+      }),
+    );
+
+  // ---- upload
+  program
+    .command('upload')
+    .description(
+      'upload image files (PNG, JPEG, GIF, WebP) and print their file ids, for image sections',
+    )
+    .argument('<files...>', 'image files')
+    .addHelpText(
+      'after',
+      EXAMPLES(['kis upload diagram.png photo.jpg', 'kis --json upload *.png']) +
+        '\nPrints "FILE<TAB>FILE_ID" per file (--json: {"file","file_id"} per file, then a summary).\n',
+    )
+    .action(
+      act(async (ctx, files: string[]) => {
+        const { uploadCommand } = await import('./commands/upload.js');
+        return uploadCommand(ctx, files);
+      }),
+    );
+
+  // ---- ingest
+  program
+    .command('ingest')
+    .description(
+      'push files, folders and JSONL exports into the index: text extracted, images uploaded, concurrent, resumable',
+    )
+    .argument(
+      '<paths...>',
+      'files, directories (walked recursively), .jsonl files of documents or ingestion requests, or - for JSONL on stdin',
+    )
+    .option(
+      '--cc-pair <id>',
+      'cc pair the documents are attached to (default: the server default pair)',
+      intArg(0),
+    )
+    .option(
+      '--source <source>',
+      'DocumentSource of file documents (default file); also fills in JSONL documents without a source',
+    )
+    .option('-c, --concurrency <n>', 'requests in flight', intArg(1, 256), 8)
+    .option(
+      '--journal <file>',
+      'record acknowledged documents in FILE; a re-run with the same FILE skips them (resume)',
+    )
+    .option('--dry-run', 'validate and extract everything, send nothing')
+    .addOption(
+      new Option('--include <glob>', 'only files matching GLOB (repeatable)')
+        .argParser(collect)
+        .default([], 'all supported files'),
+    )
+    .addOption(
+      new Option('--exclude <glob>', 'leave out files matching GLOB (repeatable)')
+        .argParser(collect)
+        .default([], 'none'),
+    )
+    .option(
+      '--base-dir <dir>',
+      'directory document ids and relative paths are computed from (default: .)',
+    )
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis ingest ./docs --cc-pair 2',
+        'kis ingest ./docs --cc-pair 2 --journal .kis/docs.jsonl --concurrency 16',
+        'kis ingest export.jsonl --cc-pair 2',
+        'cat export.jsonl | kis ingest - --cc-pair 2',
+        "kis ingest ./site --include '*.html' --exclude 'drafts/**' --source web --dry-run",
+      ]) +
+        `
+Files (.txt .md .html .pdf .docx .csv .json, images .png .jpg .gif .webp) become one document
+each, with id = the file's path relative to the current directory (or --base-dir), so a re-run
+updates instead of duplicating; metadata records file_type and relative_path. Images are
+uploaded first and become image sections. Hidden files and unsupported types inside directories
+are ignored. A JSONL line is a document, or an ingestion request {"document", "cc_pair_id"}.
+Ctrl-C finishes the requests in flight, records them in the journal and exits 130; run the same
+command again to resume.
+`,
+    )
+    .action(
+      act(async (ctx, paths: string[], options: IngestOptions) => {
+        const { ingestCommand } = await import('./commands/ingest.js');
+        return ingestCommand(ctx, paths, options, interrupts);
+      }),
+    );
+
+  // ---- docs
+  const docs = program
+    .command('docs')
+    .alias('doc')
+    .description('list and delete ingested documents');
+  docs
+    .command('list')
+    .description('list ingested documents (all, or those of one cc pair)')
+    .option('--cc-pair <id>', "only this cc pair's documents", intArg(0))
+    .addHelpText('after', EXAMPLES(['kis docs list', 'kis --json docs list --cc-pair 2']))
+    .action(
+      act(async (ctx, options: { ccPair?: number }) => {
+        const { docsListCommand } = await import('./commands/docs.js');
+        return docsListCommand(ctx, options);
+      }),
+    );
+  docs
+    .command('delete')
+    .description('delete ingested documents by id (as `kis docs list` prints them)')
+    .argument('<ids...>', 'document ids')
+    .addHelpText(
+      'after',
+      EXAMPLES(['kis docs delete docs%2Fintro.md', 'kis docs delete docs/intro.md old.txt']),
+    )
+    .action(
+      act(async (ctx, ids: string[]) => {
+        const { docsDeleteCommand } = await import('./commands/docs.js');
+        return docsDeleteCommand(ctx, ids);
+      }),
+    );
+
+  // ---- emulator
+  program
+    .command('emulator')
+    .description('start the local emulator of the service (SQLite) until Ctrl-C')
+    .option('--port <n>', 'TCP port on 127.0.0.1 (0 picks a free one)', intArg(0, 65535), 8080)
+    .option('--db <file>', 'SQLite database file (":memory:" for none)', 'kis-emulator.db')
+    .option(
+      '--admin-key <key>',
+      'admin API key (default: --api-key / KIS_API_KEY, else generated and printed)',
+    )
+    .option('--latency-ms <ms>', 'added service time per ingestion request', intArg(0))
+    .option('--log-requests', 'print one line per request on stderr')
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis emulator',
+        'kis --api-key dev-admin-key-123 emulator --port 8080 --db :memory:',
+        'kis --json emulator --port 0 --latency-ms 20',
+      ]),
+    )
+    .action(
+      act(async (ctx, options: EmulatorCommandOptions) => {
+        const { emulatorCommand } = await import('./commands/emulator.js');
+        return emulatorCommand(ctx, options, interrupts);
+      }),
+    );
+
+  // ---- sources
+  program
+    .command('sources')
+    .description('list the DocumentSource values (for --source)')
+    .addHelpText('after', EXAMPLES(['kis sources', 'kis --json sources']))
+    .action(
+      act(async (ctx) => {
+        const values = documentSources();
+        ctx.out.result({ sources: values }, [...values]);
+        return ExitCode.Ok;
+      }),
+    );
+
+  return program;
+}
+
+/**
+ * Runs the `kis` command line with `argv` (the arguments after the program name) and resolves
+ * with the exit code. Never calls `process.exit`.
+ */
+export async function run(argv: readonly string[], options: RunOptions = {}): Promise<number> {
+  const rawIo: Io = {
+    stdout: options.io?.stdout ?? process.stdout,
+    stderr: options.io?.stderr ?? process.stderr,
+    stdin: options.io?.stdin ?? process.stdin,
+    env: options.io?.env ?? process.env,
+    cwd: options.io?.cwd ?? process.cwd(),
+  };
+  const secrets = collectSecrets(argv, rawIo.env);
+  const io = redactingIo(rawIo, secrets);
+  const state: { exitCode: ExitCodeValue; ctx?: Context } = { exitCode: ExitCode.Ok };
+  const program = buildProgram(io, secrets, options.interrupts ?? process, state);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return state.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
+    }
+    const ctx = state.ctx;
+    let baseUrl: string | undefined;
+    try {
+      baseUrl = ctx ? (await ctx.connection()).baseUrl : undefined;
+    } catch {
+      baseUrl = undefined;
+    }
+    const failure = describeFailure(error, baseUrl);
+    const paint = painter(colorEnabled(io.stderr, io.env) && ctx?.options.color !== false);
+    io.stderr.write(`${paint.red('error:')} ${oneLine(failure.message)}\n`);
+    if (ctx?.options.verbose && error instanceof Error && error.stack) {
+      io.stderr.write(`${error.stack}\n`);
+    }
+    return failure.exitCode;
+  }
+}

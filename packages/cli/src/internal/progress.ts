@@ -1,0 +1,116 @@
+import cliProgress from 'cli-progress';
+import { formatDuration, formatRate, type Io, type Paint } from './output.js';
+
+export interface ProgressCounts {
+  /** Items finished (sent and answered, failed, or skipped). */
+  processed: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface ProgressReporter {
+  /** The number of items to process, once known (walking is lazy, so it may come late). */
+  setTotal(total: number): void;
+  update(counts: ProgressCounts): void;
+  /** Prints a line without breaking the bar (failures as they happen). */
+  log(line: string): void;
+  stop(): void;
+}
+
+/** Progress on stderr: a redrawn bar on a TTY, plain lines every `intervalMs` otherwise. */
+export function createProgress(
+  io: Io,
+  options: { label: string; enabled: boolean; paint: Paint; intervalMs?: number },
+): ProgressReporter {
+  const started = Date.now();
+  let total: number | undefined;
+  let counts: ProgressCounts = { processed: 0, failed: 0, skipped: 0 };
+
+  const describe = (): string => {
+    const elapsed = Date.now() - started;
+    const sent = counts.processed - counts.skipped;
+    const rate = elapsed > 0 ? (sent * 1000) / elapsed : 0;
+    const remaining = total === undefined ? undefined : Math.max(0, total - counts.processed);
+    const eta =
+      remaining === undefined || rate <= 0
+        ? '?'
+        : remaining === 0
+          ? '0 s'
+          : formatDuration((remaining / rate) * 1000);
+    const parts = [
+      `${counts.processed}/${total ?? '?'}`,
+      formatRate(rate),
+      `ETA ${eta}`,
+      `failed ${counts.failed}`,
+    ];
+    if (counts.skipped > 0) parts.push(`skipped ${counts.skipped}`);
+    return parts.join(' | ');
+  };
+
+  if (!options.enabled) {
+    return {
+      setTotal: (n) => {
+        total = n;
+      },
+      update: (c) => {
+        counts = c;
+      },
+      log: (line) => io.stderr.write(`${line}\n`),
+      stop: () => undefined,
+    };
+  }
+
+  if (io.stderr.isTTY !== true) {
+    const timer = setInterval(
+      () => io.stderr.write(`${options.label}: ${describe()}\n`),
+      options.intervalMs ?? 2000,
+    );
+    timer.unref();
+    return {
+      setTotal: (n) => {
+        total = n;
+      },
+      update: (c) => {
+        counts = c;
+      },
+      log: (line) => io.stderr.write(`${line}\n`),
+      stop: () => clearInterval(timer),
+    };
+  }
+
+  const { paint } = options;
+  const multibar = new cliProgress.MultiBar({
+    stream: io.stderr,
+    hideCursor: true,
+    // Ctrl-C is handled by the command (it finishes the requests in flight), not by the bar.
+    gracefulExit: false,
+    clearOnComplete: false,
+    stopOnComplete: false,
+    fps: 10,
+    format: () => {
+      const width = 24;
+      const ratio = total ? Math.min(1, counts.processed / total) : 0;
+      const filled = Math.round(ratio * width);
+      const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
+      const failed = counts.failed > 0 ? paint.red(`failed ${counts.failed}`) : '';
+      return `${options.label} ${paint.dim(bar)} ${describe().replace(/failed \d+/, failed || 'failed 0')}`;
+    },
+  });
+  const bar = multibar.create(1, 0);
+  return {
+    setTotal: (n) => {
+      total = n;
+      bar.setTotal(Math.max(1, n));
+    },
+    update: (c) => {
+      counts = c;
+      bar.update(Math.min(c.processed, total ?? c.processed));
+    },
+    log: (line) => multibar.log(`${line}\n`),
+    stop: () => {
+      bar.update(Math.min(counts.processed, total ?? counts.processed));
+      multibar.update(); // flushes lines logged since the last redraw
+      multibar.stop();
+    },
+  };
+}

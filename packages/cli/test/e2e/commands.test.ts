@@ -1,0 +1,376 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Emulator } from '@kis/emulator';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ADMIN_KEY,
+  assertBuilt,
+  emulator,
+  jsonLines,
+  kis,
+  type Recorder,
+  recordingProxy,
+} from '../helpers/cli.js';
+import { JPEG_HEAD, PNG_1X1, writeTree } from '../helpers/fixtures.js';
+
+let emu: Emulator;
+let proxy: Recorder;
+let work: string;
+let env: Record<string, string>;
+
+const JIRA_CONFIG = {
+  jira_base_url: 'https://jira.example.com',
+  project_key: 'KIS',
+  comment_email_blacklist: null,
+};
+
+beforeAll(async () => {
+  assertBuilt();
+  emu = await emulator();
+  proxy = await recordingProxy(emu);
+  env = { KIS_BASE_URL: proxy.baseUrl, KIS_API_KEY: ADMIN_KEY };
+  work = await mkdtemp(join(tmpdir(), 'kis-commands-'));
+  await writeTree(work, {
+    'jira.yaml':
+      'jira_base_url: https://jira.example.com\nproject_key: KIS\ncomment_email_blacklist: null\n',
+    'jira.json': JSON.stringify(JIRA_CONFIG),
+    'cred.json': '{"jira_user_email": "bot@example.com", "jira_api_token": "tok-secret-value"}',
+    'projects.yaml': [
+      '- name: Project A',
+      '  source: jira',
+      '  connector_specific_config: {jira_base_url: "https://jira.example.com", project_key: A}',
+      '- name: Project B',
+      '  source: jirra',
+      '  config: {}',
+      '- name: Project C',
+      '  config: {jira_base_url: "https://jira.example.com", project_key: C}',
+      '  refresh_freq: 600',
+      '',
+    ].join('\n'),
+    'cert.pfx': Buffer.from([0x30, 0x03, 0x02, 0x01, 0x03]),
+    'img/a.png': PNG_1X1,
+    'img/b.jpg': JPEG_HEAD,
+    'img/not-image.png': 'this is text',
+  });
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await emu?.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  emu.state.reset();
+  proxy.requests.length = 0;
+});
+
+const run = (args: string[]) => kis(args, { env, cwd: work });
+
+async function createJiraCredential(): Promise<number> {
+  const r = await run([
+    '--json',
+    'credential',
+    'create',
+    '--source',
+    'jira',
+    '--credential-json',
+    '@cred.json',
+    '--name',
+    'jira-bot',
+  ]);
+  expect(r.code).toBe(0);
+  return jsonLines(r.stdout)[0]?.credential_id as number;
+}
+
+describe('kis connector create', () => {
+  it('runs the three-step set-up with the exact seed requests and prints the ids', async () => {
+    const credentialId = await createJiraCredential();
+    proxy.requests.length = 0;
+    const r = await run([
+      '--json',
+      'connector',
+      'create',
+      '--name',
+      'KIS tracker',
+      '--source',
+      'jira',
+      '--config',
+      '@jira.yaml',
+      '--refresh-freq',
+      '3600',
+      '--prune-freq',
+      '86400',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = jsonLines(r.stdout);
+    expect(lines).toHaveLength(1);
+    const out = lines[0] as { connector_id: number; credential_id: number; cc_pair_id: number };
+    expect(Object.keys(out)).toEqual(['connector_id', 'credential_id', 'cc_pair_id']);
+    expect(out.credential_id).toBe(credentialId);
+
+    const calls = proxy.requests.map((q) => `${q.method} ${q.path}`);
+    expect(calls).toEqual([
+      'GET /api/manage/admin/credential',
+      'POST /api/manage/admin/connector',
+      `PUT /api/manage/admin/connector/${out.connector_id}/credential/${credentialId}`,
+    ]);
+    expect(proxy.requests[1]?.json).toEqual({
+      name: 'KIS tracker',
+      source: 'jira',
+      input_type: 'poll',
+      access_type: 'public',
+      connector_specific_config: JIRA_CONFIG,
+      refresh_freq: 3600,
+      prune_freq: 86400,
+    });
+    expect(proxy.requests[2]?.json).toMatchObject({ access_type: 'public' });
+
+    const pair = emu.state.pairs().find((p) => p.id === out.cc_pair_id);
+    expect(pair).toMatchObject({ connector_id: out.connector_id, credential_id: credentialId });
+    expect(emu.state.connectors().map((c) => c.name)).toContain('KIS tracker');
+  });
+
+  it('uses credential 0 for the file source and prints human-readable ids', async () => {
+    const r = await run([
+      'connector',
+      'create',
+      '--name',
+      'Uploads',
+      '--source',
+      'file',
+      '--config',
+      '{}',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^Created connector "Uploads" \(source file\)\n {2}connector_id: {2}\d+\n {2}credential_id: 0\n {2}cc_pair_id: {4}\d+\n$/,
+    );
+    expect(proxy.requests.map((q) => q.method)).toEqual(['POST', 'PUT']);
+    expect(proxy.requests[1]?.path).toMatch(
+      /^\/api\/manage\/admin\/connector\/\d+\/credential\/0$/,
+    );
+  });
+
+  it('takes --config from a JSON file and an explicit --credential', async () => {
+    const credentialId = await createJiraCredential();
+    const r = await run([
+      '--json',
+      'connector',
+      'create',
+      '--name',
+      'J',
+      '--source',
+      'JIRA',
+      '--config',
+      '@jira.json',
+      '--credential',
+      String(credentialId),
+      '--access-type',
+      'PUBLIC',
+      '--input-type',
+      'load_state',
+    ]);
+    expect(r.code).toBe(0);
+    const create = proxy.requests.find(
+      (q) => q.method === 'POST' && q.path === '/api/manage/admin/connector',
+    );
+    expect(create?.json).toMatchObject({
+      source: 'jira',
+      access_type: 'public',
+      input_type: 'load_state',
+    });
+    expect(proxy.requests.some((q) => q.method === 'GET')).toBe(false);
+  });
+
+  it('creates many with --from, reporting each; one failure does not stop the rest', async () => {
+    const credentialId = await createJiraCredential();
+    const r = await run([
+      '--json',
+      'connector',
+      'create',
+      '--from',
+      'projects.yaml',
+      '--source',
+      'jira',
+    ]);
+    expect(r.code).toBe(1);
+    const lines = jsonLines(r.stdout);
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatchObject({ name: 'Project A', credential_id: credentialId });
+    expect(lines[1]).toMatchObject({ name: 'Project B', entry: 2 });
+    expect(lines[1]?.error).toMatch(
+      /projects\.yaml: entry 2 \("Project B"\): source: unknown source "jirra"; did you mean jira\?/,
+    );
+    expect(lines[2]).toMatchObject({ name: 'Project C', credential_id: credentialId });
+    expect(lines[3]).toEqual({ summary: { created: 2, failed: 1, total: 3 } });
+    const names = emu.state.connectors().map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['Project A', 'Project C']));
+    expect(names).not.toContain('Project B');
+    const projectC = proxy.requests.filter(
+      (q) => q.method === 'POST' && q.path === '/api/manage/admin/connector',
+    )[1];
+    expect(projectC?.json).toMatchObject({ name: 'Project C', source: 'jira', refresh_freq: 600 });
+  });
+});
+
+describe('kis credential', () => {
+  it('creates, lists (secrets hidden) and filters by source', async () => {
+    const id = await createJiraCredential();
+    expect(proxy.requests.at(-1)).toMatchObject({ method: 'POST', path: '/api/manage/credential' });
+    expect(proxy.requests.at(-1)?.json).toEqual({
+      credential_json: { jira_user_email: 'bot@example.com', jira_api_token: 'tok-secret-value' },
+      admin_public: false,
+      source: 'jira',
+      name: 'jira-bot',
+    });
+    const human = await run(['credential', 'list']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^ID +SOURCE +NAME +ADMIN_PUBLIC\n/);
+    expect(human.stdout).toMatch(new RegExp(`\\n${id} +jira +jira-bot +no\\n`));
+    const json = await run(['--json', 'credential', 'list', '--source', 'jira']);
+    const lines = jsonLines(json.stdout);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({
+      id,
+      source: 'jira',
+      credential_json: { jira_api_token: '[REDACTED]' },
+    });
+    expect(lines[1]).toEqual({ summary: { count: 1 } });
+    expect(json.stdout + human.stdout).not.toContain('tok-secret-value');
+  });
+
+  it('replaces a private key with the five multipart parts', async () => {
+    const id = await createJiraCredential();
+    proxy.requests.length = 0;
+    const r = await run([
+      'credential',
+      'set-private-key',
+      String(id),
+      '--file',
+      'cert.pfx',
+      '--name',
+      'sp',
+      '--credential-json',
+      '{"sp_client_id":"abc"}',
+      '--field-key',
+      'sp_private_key',
+      '--type-definition-key',
+      'sharepoint_pfx_file',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Updated the private key of credential ${id}`);
+    const [put] = proxy.requests;
+    expect(put).toMatchObject({
+      method: 'PUT',
+      path: `/api/manage/admin/credential/private-key/${id}`,
+    });
+    expect(put?.contentType).toMatch(/^multipart\/form-data; boundary=/);
+    const body = put?.body.toString('latin1') ?? '';
+    for (const part of [
+      'name',
+      'credential_json',
+      'uploaded_file',
+      'field_key',
+      'type_definition_key',
+    ]) {
+      expect(body).toContain(`name="${part}"`);
+    }
+    expect(body).toContain('filename="cert.pfx"');
+  });
+
+  it('requires every set-private-key flag', async () => {
+    const r = await run(['credential', 'set-private-key', '3', '--file', 'cert.pfx']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("error: required option '--name <name>' not specified\n");
+  });
+});
+
+describe('kis upload', () => {
+  it('uploads images and prints their file ids; a non-image is reported and the rest go on', async () => {
+    const r = await run([
+      '--json',
+      'upload',
+      'img/a.png',
+      'img/not-image.png',
+      'img/b.jpg',
+      'img/missing.png',
+    ]);
+    expect(r.code).toBe(1);
+    const lines = jsonLines(r.stdout);
+    const byFile = Object.fromEntries(lines.filter((l) => 'file' in l).map((l) => [l.file, l]));
+    const stored = emu.state.files();
+    expect(stored.map((f) => f.name).sort()).toEqual(['a.png', 'b.jpg']);
+    expect(byFile['img/a.png']?.file_id).toBe(stored.find((f) => f.name === 'a.png')?.file_id);
+    expect(byFile['img/not-image.png']?.error).toBe('not a valid PNG image (unrecognised content)');
+    expect(byFile['img/missing.png']?.error).toBe('cannot read file: no such file or directory');
+    expect(lines.at(-1)).toEqual({ summary: { uploaded: 2, failed: 2 } });
+    const uploads = proxy.requests.filter((q) => q.method === 'POST');
+    expect(uploads.every((q) => q.path === '/api/user/file/upload')).toBe(true);
+    expect(uploads[0]?.body.toString('latin1')).toContain('name="files"');
+  });
+
+  it('prints FILE<TAB>ID lines', async () => {
+    const r = await run(['upload', 'img/a.png']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^img\/a\.png\t\S+\n$/);
+  });
+});
+
+describe('kis docs', () => {
+  it('lists all, lists a pair, and deletes by listed id or by path', async () => {
+    const created = await run([
+      '--json',
+      'connector',
+      'create',
+      '--name',
+      'f',
+      '--source',
+      'file',
+      '--config',
+      '{}',
+    ]);
+    const pair = jsonLines(created.stdout)[0]?.cc_pair_id as number;
+    await writeFile(join(work, 'one.txt'), 'one');
+    await writeFile(join(work, 'two words.txt'), 'two');
+    expect((await run(['ingest', 'one.txt', '--cc-pair', String(pair)])).code).toBe(0);
+    expect((await run(['ingest', 'two words.txt'])).code).toBe(0);
+
+    const all = await run(['--json', 'docs', 'list']);
+    expect(jsonLines(all.stdout).map((l) => l.document_id ?? l.summary)).toEqual(
+      expect.arrayContaining(['one.txt', 'two_words.txt', { count: 2 }]),
+    );
+    const inPair = await run(['docs', 'list', '--cc-pair', String(pair)]);
+    expect(inPair.stdout).toBe('one.txt\tone.txt\n');
+    expect(proxy.requests.at(-1)?.path).toBe(`/api/svc-api/connector-docs/${pair}`);
+
+    const del = await run(['--json', 'docs', 'delete', 'one.txt', 'two words.txt', 'nope']);
+    expect(del.code).toBe(1);
+    expect(jsonLines(del.stdout)).toEqual([
+      { document_id: 'one.txt', deleted: true },
+      { document_id: 'two_words.txt', deleted: true },
+      { document_id: 'nope', deleted: false, error: 'no ingested document with id "nope"' },
+      { summary: { deleted: 2, failed: 1 } },
+    ]);
+    expect(proxy.requests.filter((q) => q.method === 'DELETE').map((q) => q.path)).toEqual([
+      '/api/svc-api/ingestion/one.txt',
+      '/api/svc-api/ingestion/two_words.txt',
+      '/api/svc-api/ingestion/nope',
+    ]);
+    expect(emu.state.documents({ limit: -1 })).toHaveLength(0);
+  });
+});
+
+describe('kis sources', () => {
+  it('lists the DocumentSource values of the spec', async () => {
+    const r = await kis(['sources']);
+    expect(r.code).toBe(0);
+    const values = r.stdout.trim().split('\n');
+    expect(values).toHaveLength(55);
+    expect(values).toContain('jira');
+    const json = await kis(['--json', 'sources']);
+    expect(jsonLines(json.stdout)[0]?.sources).toHaveLength(55);
+  });
+});

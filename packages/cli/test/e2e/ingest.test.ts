@@ -1,0 +1,365 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Emulator } from '@kis/emulator';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ADMIN_KEY,
+  assertBuilt,
+  emulator,
+  envFor,
+  jsonLines,
+  kis,
+  type Recorder,
+  recordingProxy,
+} from '../helpers/cli.js';
+import { JPEG_HEAD, makeDocx, makePdf, PNG_1X1, writeTree } from '../helpers/fixtures.js';
+
+let emu: Emulator;
+let work: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  assertBuilt();
+  emu = await emulator();
+  env = envFor(emu);
+  work = await mkdtemp(join(tmpdir(), 'kis-ingest-'));
+  await writeTree(join(work, 'docs'), {
+    'notes.txt': 'plain text notes',
+    'guide/intro.md': '# Intro\n\nWelcome to the guide.',
+    'page.html':
+      '<html><head><title>Release notes</title></head><body><h1>v2</h1><p>New things</p></body></html>',
+    'report.pdf': makePdf('Quarterly revenue grew', 'Q3 report'),
+    'letter.docx': makeDocx(['Dear team,', 'Thanks for the work.']),
+    'people.csv': 'name,city\nAda,London\nGrace,Arlington\n',
+    'data.json': '{"project":"kis","tags":["a","b"]}',
+    'diagram.png': PNG_1X1,
+    'photo.jpg': JPEG_HEAD,
+    'broken.pdf': makePdf('never read').subarray(0, 80),
+    'bad.json': '{"a": 1,,}',
+    'tool.exe': 'MZ not supported',
+    '.hidden.md': 'hidden file',
+  });
+});
+
+afterAll(async () => {
+  await emu?.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  emu.state.reset();
+});
+
+/** Creates a file connector with `kis` and returns its cc pair id. */
+async function filePair(name = 'files'): Promise<number> {
+  const r = await kis(
+    ['--json', 'connector', 'create', '--name', name, '--source', 'file', '--config', '{}'],
+    {
+      env,
+      cwd: work,
+    },
+  );
+  expect(r.code).toBe(0);
+  const [created] = jsonLines(r.stdout);
+  return created?.cc_pair_id as number;
+}
+
+const GOOD = [
+  'docs/data.json',
+  'docs/diagram.png',
+  'docs/guide/intro.md',
+  'docs/letter.docx',
+  'docs/notes.txt',
+  'docs/page.html',
+  'docs/people.csv',
+  'docs/photo.jpg',
+  'docs/report.pdf',
+];
+
+describe('kis ingest (files and folders)', () => {
+  it('turns every supported file into one document, with extracted text and metadata', async () => {
+    const pair = await filePair();
+    const r = await kis(['--json', 'ingest', 'docs', '--cc-pair', String(pair)], {
+      env,
+      cwd: work,
+    });
+    expect(r.code).toBe(1); // two corrupt files
+    const lines = jsonLines(r.stdout);
+    const summary = lines.at(-1)?.summary as Record<string, unknown>;
+    expect(summary).toMatchObject({ created: 9, updated: 0, failed: 2, skipped: 0, ignored: 1 });
+    const results = lines.slice(0, -1);
+    expect(
+      results
+        .filter((l) => l.status === 'created')
+        .map((l) => l.ref)
+        .sort(),
+    ).toEqual(GOOD);
+    const failed = results
+      .filter((l) => l.status === 'failed')
+      .sort((a, b) => String(a.ref).localeCompare(String(b.ref)));
+    expect(failed).toEqual([
+      expect.objectContaining({
+        ref: 'docs/bad.json',
+        error: expect.stringMatching(/invalid JSON at line 1, column 9/),
+      }),
+      expect.objectContaining({
+        ref: 'docs/broken.pdf',
+        error: expect.stringMatching(/^not a valid PDF/),
+      }),
+    ]);
+    expect(results.find((l) => l.status === 'ignored')).toMatchObject({ ref: 'docs/tool.exe' });
+
+    const docs = emu.state.documents({ limit: -1 });
+    expect(docs.map((d) => d.id).sort()).toEqual(GOOD.map((k) => k.replaceAll('/', '%2F')).sort());
+    for (const d of docs) expect(d.cc_pair_ids).toEqual([pair]);
+
+    const html = emu.state.document('docs%2Fpage.html');
+    expect(html).toMatchObject({
+      semantic_identifier: 'Release notes',
+      title: 'Release notes',
+      source: 'file',
+    });
+    expect(html?.metadata).toEqual({ file_type: 'html', relative_path: 'docs/page.html' });
+    expect(JSON.stringify(html?.sections)).toContain('New things');
+
+    const pdf = emu.state.document('docs%2Freport.pdf');
+    expect(pdf).toMatchObject({ semantic_identifier: 'Q3 report', title: 'Q3 report' });
+    expect(pdf?.sections).toEqual([expect.objectContaining({ text: 'Quarterly revenue grew' })]);
+    expect(emu.state.document('docs%2Fletter.docx')?.sections).toEqual([
+      expect.objectContaining({ text: 'Dear team,\n\nThanks for the work.' }),
+    ]);
+    expect(emu.state.document('docs%2Fpeople.csv')?.sections).toEqual([
+      expect.objectContaining({ text: 'name: Ada\ncity: London\n\nname: Grace\ncity: Arlington' }),
+    ]);
+    expect(emu.state.document('docs%2Fguide%2Fintro.md')).toMatchObject({
+      semantic_identifier: 'intro.md',
+      metadata: { file_type: 'md', relative_path: 'docs/guide/intro.md' },
+    });
+
+    // Images were uploaded first and became image sections pointing at the uploaded files.
+    const files = emu.state.files();
+    expect(files.map((f) => f.name).sort()).toEqual(['diagram.png', 'photo.jpg']);
+    const png = emu.state.document('docs%2Fdiagram.png');
+    const pngFile = files.find((f) => f.name === 'diagram.png');
+    expect(png?.sections).toEqual([expect.objectContaining({ image_file_id: pngFile?.file_id })]);
+    expect(png?.metadata).toEqual({ file_type: 'png', relative_path: 'docs/diagram.png' });
+  });
+
+  it('updates instead of duplicating on a re-run (stable ids from relative paths)', async () => {
+    const pair = await filePair();
+    const args = ['--json', 'ingest', 'docs', '--cc-pair', String(pair), '--exclude', 'b*'];
+    const first = await kis(args, { env, cwd: work });
+    expect(first.code).toBe(0);
+    expect(jsonLines(first.stdout).at(-1)?.summary).toMatchObject({
+      created: 9,
+      updated: 0,
+      failed: 0,
+    });
+    const second = await kis(args, { env, cwd: work });
+    expect(second.code).toBe(0);
+    expect(jsonLines(second.stdout).at(-1)?.summary).toMatchObject({
+      created: 0,
+      updated: 9,
+      failed: 0,
+    });
+    expect(emu.state.documents({ limit: -1 })).toHaveLength(9);
+  });
+
+  it('sends exactly {document, cc_pair_id} to POST /svc-api/ingestion', async () => {
+    const pair = await filePair();
+    const proxy: Recorder = await recordingProxy(emu);
+    try {
+      const r = await kis(
+        ['ingest', 'docs/notes.txt', '--cc-pair', String(pair), '--source', 'web'],
+        {
+          env: { KIS_BASE_URL: proxy.baseUrl, KIS_API_KEY: ADMIN_KEY },
+          cwd: work,
+        },
+      );
+      expect(r.code).toBe(0);
+      const posts = proxy.requests.filter((q) => q.method === 'POST');
+      expect(posts).toHaveLength(1);
+      const [post] = posts;
+      expect(post?.path).toBe('/api/svc-api/ingestion');
+      expect(post?.contentType).toContain('application/json');
+      expect(post?.headers.authorization).toBe(`Bearer ${ADMIN_KEY}`);
+      expect(post?.json).toEqual({
+        document: {
+          id: 'docs/notes.txt',
+          semantic_identifier: 'notes.txt',
+          sections: [{ text: 'plain text notes' }],
+          source: 'web',
+          metadata: { file_type: 'txt', relative_path: 'docs/notes.txt' },
+          doc_updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        },
+        cc_pair_id: pair,
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('honours --include, --exclude and --base-dir', async () => {
+    const r = await kis(
+      [
+        '--json',
+        'ingest',
+        '.',
+        '--include',
+        '*.md',
+        '--include',
+        '*.txt',
+        '--exclude',
+        'guide/**',
+        '--base-dir',
+        '.',
+      ],
+      { env, cwd: join(work, 'docs') },
+    );
+    expect(r.code).toBe(0);
+    expect(emu.state.documents({ limit: -1 }).map((d) => d.id)).toEqual(['notes.txt']);
+  });
+
+  it('validates and extracts everything with --dry-run, sending nothing (no server needed)', async () => {
+    const r = await kis(['--json', 'ingest', 'docs', '--dry-run'], { env: {}, cwd: work });
+    expect(r.code).toBe(1);
+    const lines = jsonLines(r.stdout);
+    expect(lines.at(-1)?.summary).toMatchObject({ valid: 9, failed: 2, ignored: 1, dry_run: true });
+    expect(lines.filter((l) => l.status === 'valid')).toHaveLength(9);
+    expect(emu.state.documents({ limit: -1 })).toHaveLength(0);
+  });
+
+  it('prints a human summary listing every failure with its file', async () => {
+    const r = await kis(['ingest', 'docs'], { env, cwd: work });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /Done: 9 document\(s\) ingested into the default cc pair in .* \(.*\/s\)/,
+    );
+    expect(r.stdout).toMatch(/\s9 created/);
+    expect(r.stdout).toMatch(/\s0 skipped \(already acknowledged, from the journal\)/);
+    expect(r.stdout).toMatch(/\s2 failed/);
+    expect(r.stdout).toMatch(/\s1 ignored/);
+    expect(r.stdout).toContain('Failures:\n');
+    expect(r.stdout).toMatch(/ {2}docs\/bad\.json: invalid JSON at line 1, column 9/);
+    expect(r.stdout).toMatch(/ {2}docs\/broken\.pdf: not a valid PDF/);
+  });
+
+  it('reports an unreadable file and goes on', async () => {
+    if (process.getuid?.() === 0) return; // root can read anything
+    const locked = join(work, 'locked.txt');
+    await writeFile(locked, 'secret', { mode: 0o000 });
+    const r = await kis(['--json', 'ingest', 'locked.txt', 'docs/notes.txt'], { env, cwd: work });
+    expect(r.code).toBe(1);
+    expect(jsonLines(r.stdout)).toContainEqual(
+      expect.objectContaining({
+        ref: 'locked.txt',
+        status: 'failed',
+        error: 'cannot read file: permission denied',
+      }),
+    );
+    await rm(locked, { force: true });
+  });
+});
+
+describe('kis ingest (JSONL)', () => {
+  const jsonl = [
+    JSON.stringify({
+      id: 'doc-1',
+      semantic_identifier: 'One',
+      sections: [{ text: 'one' }],
+      source: 'web',
+      metadata: {},
+    }),
+    '',
+    '{"id": "doc-2", "semantic_identifier": ',
+    JSON.stringify({
+      document: {
+        id: 'doc-3',
+        semantic_identifier: 'Three',
+        sections: [{ text: '3' }],
+        metadata: { k: 'v' },
+      },
+      cc_pair_id: 1,
+    }),
+    JSON.stringify([1, 2]),
+    JSON.stringify({ semantic_identifier: 'No id here', sections: [{ text: 'x' }], metadata: {} }),
+    JSON.stringify({
+      id: 'doc-bad',
+      semantic_identifier: 5,
+      sections: [{ text: 'x' }],
+      metadata: {},
+    }),
+  ].join('\n');
+
+  it('ingests documents and full requests from a .jsonl file, naming bad lines by number', async () => {
+    await writeFile(join(work, 'export.jsonl'), `${jsonl}\n`);
+    const pair = await filePair('jsonl');
+    const r = await kis(['--json', 'ingest', 'export.jsonl', '--cc-pair', String(pair)], {
+      env,
+      cwd: work,
+    });
+    expect(r.code).toBe(1);
+    const lines = jsonLines(r.stdout);
+    expect(lines.at(-1)?.summary).toMatchObject({ created: 3, failed: 3 });
+    const failed = Object.fromEntries(
+      lines.filter((l) => l.status === 'failed').map((l) => [l.ref, l.error as string]),
+    );
+    expect(Object.keys(failed).sort()).toEqual([
+      'export.jsonl:3',
+      'export.jsonl:5',
+      'export.jsonl:7',
+    ]);
+    expect(failed['export.jsonl:3']).toMatch(/^invalid JSON at column \d+/);
+    expect(failed['export.jsonl:5']).toMatch(/expected a JSON object .* got an array/);
+    expect(failed['export.jsonl:7']).toMatch(/semantic_identifier: must be string/);
+
+    const docs = Object.fromEntries(emu.state.documents({ limit: -1 }).map((d) => [d.id, d]));
+    expect(Object.keys(docs).sort()).toEqual(['doc-1', 'doc-3', 'ingestion_api_No_id_here']);
+    expect(docs['doc-1']?.cc_pair_ids).toEqual([pair]);
+    // a full request's own cc_pair_id wins over --cc-pair
+    expect(docs['doc-3']?.cc_pair_ids).toEqual([1]);
+  });
+
+  it('reads JSONL from stdin with "-"', async () => {
+    const r = await kis(['--json', 'ingest', '-', '--source', 'web'], {
+      env,
+      cwd: work,
+      input: `${JSON.stringify({ id: 's-1', semantic_identifier: 'S', sections: [{ text: 's' }], metadata: {} })}\n{oops\n`,
+    });
+    expect(r.code).toBe(1);
+    const lines = jsonLines(r.stdout);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ ref: 'stdin:1', status: 'created', document_id: 's-1' }),
+    );
+    expect(lines).toContainEqual(expect.objectContaining({ ref: 'stdin:2', status: 'failed' }));
+    expect(emu.state.document('s-1')?.source).toBe('web');
+  });
+});
+
+describe('kis ingest progress', () => {
+  it('prints plain progress lines on stderr when stderr is not a terminal', async () => {
+    const slow = await emulator({ latencyMs: 250 });
+    try {
+      const dir = join(work, 'slow');
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 12; i++) files[`f${i}.txt`] = `file ${i}`;
+      await writeTree(dir, files);
+      const r = await kis(['ingest', 'slow', '--concurrency', '1'], {
+        env: envFor(slow),
+        cwd: work,
+      });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/^ingesting: \d+\/12 \| [\d.]+\/s \| ETA .* \| failed 0$/m);
+      expect(r.stdout).toMatch(/12 created/);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('prints no progress with --quiet', async () => {
+    const r = await kis(['--quiet', 'ingest', 'docs/notes.txt'], { env, cwd: work });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+});

@@ -1,0 +1,201 @@
+import type { AddressInfo } from 'node:net';
+import { type ServerType, serve } from '@hono/node-server';
+import { createApp } from './internal/app.js';
+import { checkKeyFormat, generateKey, KeyRing } from './internal/auth.js';
+import { Indexer, type IndexerControl, type IndexerOptions } from './internal/indexer.js';
+import { credentialSummary, type StateViewOptions, stateView } from './internal/state-view.js';
+import {
+  type ConnectorRecord,
+  type DocumentRecord,
+  type DocumentSummary,
+  type IndexCounts,
+  type PairRecord,
+  Store,
+  type UserFileRecord,
+} from './internal/store.js';
+import { loadSpec, SpecValidators } from './internal/validation.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export interface EmulatorOptions {
+  /** TCP port; 0 (the default) picks a free port. */
+  port?: number;
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** SQLite database file, or `:memory:` (the default). */
+  dbPath?: string;
+  /** The admin API key. Default: a random development key per start. */
+  adminKey?: string;
+  /** Non-admin API keys (rejected with 403 on `/manage/admin/*`). */
+  userKeys?: readonly string[];
+  /** Largest accepted request body, in bytes (413 above). Default 10 MiB. */
+  maxBodyBytes?: number;
+  /** Added service time per ingestion request, in milliseconds. Default 0. */
+  latencyMs?: number;
+  /** Allowed CORS origin(s); CORS is off when undefined. */
+  corsOrigin?: string | string[];
+  /** The background indexing worker's settings. */
+  indexing?: IndexerOptions;
+  /** The bundled OpenAPI document to validate against. Default: `@kis/spec/openapi.json`. */
+  specPath?: string;
+  /** Receives one line per request (`METHOD path status ms`); never headers or bodies. */
+  logRequest?: (line: string) => void;
+  /** Receives unexpected errors (answered 500). Default: `console.error`. */
+  logError?: (error: unknown) => void;
+  /**
+   * Let @hono/node-server replace the global Request/Response with its faster versions. Default
+   * false, so an emulator started inside another program leaves that program's globals alone;
+   * the `kis-emulator` binary turns it on.
+   */
+  overrideGlobalObjects?: boolean;
+  /** Clock, for tests. */
+  now?: () => Date;
+}
+
+/** Read access to the emulator's state, for tests (the same data as `GET /_emulator/state`). */
+export interface EmulatorState {
+  /** Fully created connectors (with a credential associated), or all with `{ all: true }`. */
+  connectors(options?: { all?: boolean }): ConnectorRecord[];
+  /** Credentials without secrets: names, sources and the keys of their JSON. */
+  credentials(): ReturnType<typeof credentialSummary>[];
+  pairs(): PairRecord[];
+  /** Most recent documents first (`limit` default 1000, -1 for all). */
+  documents(options?: { limit?: number }): DocumentSummary[];
+  /** One stored document with its content, by stored id. */
+  document(id: string): DocumentRecord | undefined;
+  files(): UserFileRecord[];
+  indexing(): IndexCounts;
+  /** The JSON state view. */
+  snapshot(options?: Partial<StateViewOptions>): ReturnType<typeof stateView>;
+  /** Deletes everything and recreates credential 0, connector 0 and pair 1. */
+  reset(): void;
+}
+
+export interface Emulator {
+  /** `{base_url}` of the spec: `http://host:port/api`. */
+  readonly baseUrl: string;
+  /** The server's root URL (admin page): `http://host:port`. */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly dbPath: string;
+  /** The admin API key (given, or generated at start). */
+  readonly adminKey: string;
+  readonly userKeys: readonly string[];
+  readonly state: EmulatorState;
+  readonly indexer: IndexerControl;
+  /** Stops listening, stops the worker and closes the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+function checkOptions(options: EmulatorOptions): void {
+  const { port, maxBodyBytes, latencyMs } = options;
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    throw new RangeError(`port must be an integer from 0 to 65535 (got ${port})`);
+  }
+  if (maxBodyBytes !== undefined && !(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) {
+    throw new RangeError(`maxBodyBytes must be a positive integer (got ${maxBodyBytes})`);
+  }
+  if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0)) {
+    throw new RangeError(`latencyMs must be a number >= 0 (got ${latencyMs})`);
+  }
+  if (options.adminKey !== undefined) checkKeyFormat(options.adminKey, 'adminKey');
+}
+
+/** Starts the emulator; resolves once it accepts connections. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  checkOptions(options);
+  const host = options.host ?? '127.0.0.1';
+  const dbPath = options.dbPath ?? ':memory:';
+  const adminKey = options.adminKey ?? generateKey('admin');
+  const userKeys = [...(options.userKeys ?? [])];
+  const now = options.now ?? (() => new Date());
+  const keys = new KeyRing({ adminKey, userKeys });
+  const validators = new SpecValidators(loadSpec(options.specPath));
+  const store = new Store({ path: dbPath, now });
+  let indexer: Indexer;
+  try {
+    indexer = new Indexer(store, options.indexing);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const app = createApp({
+    store,
+    indexer,
+    validators,
+    keys,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    latencyMs: options.latencyMs ?? 0,
+    corsOrigin: options.corsOrigin,
+    now,
+    logRequest: options.logRequest,
+    logError: options.logError ?? ((error) => console.error('kis-emulator: internal error', error)),
+  });
+
+  let server: ServerType;
+  try {
+    server = await new Promise<ServerType>((resolve, reject) => {
+      const s = serve(
+        {
+          fetch: app.fetch,
+          port: options.port ?? 0,
+          hostname: host,
+          overrideGlobalObjects: options.overrideGlobalObjects ?? false,
+        },
+        () => resolve(s),
+      );
+      s.once('error', reject);
+    });
+  } catch (error) {
+    indexer.stop();
+    store.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${urlHost}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      indexer.stop();
+      server.close(() => {
+        store.close();
+        resolve();
+      });
+      if ('closeAllConnections' in server) server.closeAllConnections();
+    });
+    return closing;
+  };
+
+  const state: EmulatorState = {
+    connectors: (o) => store.listConnectors(o),
+    credentials: () => store.listCredentials().map(credentialSummary),
+    pairs: () => store.listPairs(),
+    documents: (o) => store.listDocumentSummaries(o?.limit ?? 1000),
+    document: (id) => store.getDocument(id),
+    files: () => store.listUserFiles(),
+    indexing: () => store.indexCounts(),
+    snapshot: (o) =>
+      stateView(store, {
+        allConnectors: o?.allConnectors ?? false,
+        fullDocuments: o?.fullDocuments ?? false,
+        documentLimit: o?.documentLimit ?? 1000,
+      }),
+    reset: () => store.reset(),
+  };
+
+  return {
+    baseUrl: `${url}/api`,
+    url,
+    host: address.address,
+    port: address.port,
+    dbPath,
+    adminKey,
+    userKeys,
+    state,
+    indexer,
+    close,
+  };
+}

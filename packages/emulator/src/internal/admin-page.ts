@@ -1,0 +1,97 @@
+// The read-only admin page (`GET /`): fully created connectors with their pairs and document
+// counts, credentials (names and sources only), and the most recent documents with their indexing
+// state. Self-contained HTML (no external assets); every value is escaped.
+import type { Store } from './store.js';
+
+const RECENT_DOCUMENTS = 50;
+
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+function table(headers: string[], rows: string[][], empty: string): string {
+  if (rows.length === 0) return `<p class="empty">${escapeHtml(empty)}</p>`;
+  const head = headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  const body = rows
+    .map((r) => `<tr>${r.map((cell) => `<td>${cell}</td>`).join('')}</tr>`)
+    .join('\n');
+  return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+export function adminPage(store: Store): string {
+  const connectors = store.listConnectors();
+  const pairs = store.listPairs();
+  const counts = store.pairDocumentCounts();
+  const credentials = store.listCredentials();
+  const documents = store.listDocumentSummaries(RECENT_DOCUMENTS);
+  const indexing = store.indexCounts();
+
+  const connectorRows = connectors.map((c) => {
+    const own = pairs.filter((p) => p.connector_id === c.id);
+    const pairText = own
+      .map(
+        (p) =>
+          `pair ${escapeHtml(p.id)} (credential ${escapeHtml(p.credential_id)}, ${escapeHtml(p.access_type)}): ${escapeHtml(counts.get(p.id) ?? 0)} documents`,
+      )
+      .join('<br>');
+    return [
+      escapeHtml(c.id),
+      escapeHtml(c.name),
+      escapeHtml(c.source),
+      escapeHtml(c.input_type),
+      escapeHtml(c.access_type),
+      pairText,
+    ];
+  });
+  const credentialRows = credentials.map((c) => [
+    escapeHtml(c.id),
+    escapeHtml(c.name ?? ''),
+    escapeHtml(c.source),
+    c.private_key === null ? '' : 'private key file stored',
+  ]);
+  const documentRows = documents.map((d) => [
+    `<code>${escapeHtml(d.id)}</code>`,
+    escapeHtml(d.semantic_identifier),
+    escapeHtml(d.source),
+    escapeHtml(d.cc_pair_ids.join(', ')),
+    `<span class="state ${escapeHtml(d.index_state)}">${escapeHtml(d.index_state)}</span>`,
+    escapeHtml(d.time_updated),
+  ]);
+
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>kis-emulator</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 2rem; color: #1d2330; }
+h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
+table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
+th, td { text-align: left; border-bottom: 1px solid #dde1e8; padding: 0.35rem 0.6rem; vertical-align: top; }
+th { background: #f3f5f8; }
+code { font-size: 0.85rem; }
+.empty { color: #6b7280; }
+.state { padding: 0 0.4rem; border-radius: 0.3rem; }
+.state.queued { background: #fff4d6; } .state.indexed { background: #dcf5e3; }
+</style>
+</head>
+<body>
+<h1>Knowledge Indexing Service emulator</h1>
+<p>Read-only view of the emulator's state. JSON: <a href="/_emulator/state">/_emulator/state</a>.
+Documents: ${escapeHtml(indexing.total)} (${escapeHtml(indexing.indexed)} indexed, ${escapeHtml(indexing.queued)} queued).</p>
+<h2>Connectors</h2>
+${table(['Id', 'Name', 'Source', 'Input type', 'Access type', 'Connector/credential pairs'], connectorRows, 'No fully created connector.')}
+<h2>Credentials</h2>
+${table(['Id', 'Name', 'Source', 'Private key'], credentialRows, 'No credential.')}
+<h2>Recent documents</h2>
+${table(['Id', 'Semantic identifier', 'Source', 'Pairs', 'Indexing', 'Updated'], documentRows, 'No document yet.')}
+</body>
+</html>
+`;
+}

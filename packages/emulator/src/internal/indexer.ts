@@ -1,0 +1,102 @@
+// The background indexing worker: every `intervalMs` it moves a bounded batch of queued documents
+// to `indexed` in one transaction. Batches are small so a tick never holds the event loop long,
+// and the timer is unref'd so it never keeps a process alive on its own.
+import type { Store } from './store.js';
+
+export interface IndexerOptions {
+  /** Milliseconds between batches. Default 5. */
+  intervalMs?: number;
+  /** Most documents moved per batch. Default 500. */
+  batchSize?: number;
+  /** Start paused (documents stay `queued` until `resume()` or `runOnce()`). Default false. */
+  paused?: boolean;
+}
+
+/** Control over the emulator's background indexing worker. */
+export interface IndexerControl {
+  /** Stops moving documents to `indexed` until `resume()`. */
+  pause(): void;
+  /** Restarts the worker after `pause()`. */
+  resume(): void;
+  readonly paused: boolean;
+  /** Runs one batch now; returns how many documents were indexed. */
+  runOnce(): number;
+  /** Indexes every queued document now; returns how many were indexed. */
+  drain(): number;
+  /** Resolves once no document is queued (polls on the worker's interval). */
+  idle(options?: { timeoutMs?: number }): Promise<void>;
+}
+
+export class Indexer implements IndexerControl {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private isPaused: boolean;
+  readonly intervalMs: number;
+  readonly batchSize: number;
+
+  constructor(
+    private readonly store: Store,
+    options: IndexerOptions = {},
+  ) {
+    this.intervalMs = options.intervalMs ?? 5;
+    this.batchSize = options.batchSize ?? 500;
+    if (!(this.intervalMs > 0)) throw new RangeError('indexer intervalMs must be > 0');
+    if (!(Number.isInteger(this.batchSize) && this.batchSize > 0)) {
+      throw new RangeError('indexer batchSize must be a positive integer');
+    }
+    this.isPaused = options.paused ?? false;
+    if (!this.isPaused) this.start();
+  }
+
+  get paused(): boolean {
+    return this.isPaused;
+  }
+
+  private start(): void {
+    if (this.timer !== undefined || this.stopped) return;
+    this.timer = setInterval(() => {
+      this.runOnce();
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  pause(): void {
+    this.isPaused = true;
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  resume(): void {
+    this.isPaused = false;
+    this.start();
+  }
+
+  runOnce(): number {
+    if (this.stopped || !this.store.db.open) return 0;
+    return this.store.indexQueued(this.batchSize);
+  }
+
+  drain(): number {
+    let total = 0;
+    for (;;) {
+      const moved = this.runOnce();
+      total += moved;
+      if (moved < this.batchSize) return total;
+    }
+  }
+
+  async idle(options: { timeoutMs?: number } = {}): Promise<void> {
+    const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+    while (this.store.indexCounts().queued > 0) {
+      if (this.isPaused) throw new Error('indexer is paused: documents stay queued');
+      if (Date.now() > deadline) throw new Error('timed out waiting for queued documents');
+      await new Promise((resolve) => setTimeout(resolve, this.intervalMs));
+    }
+  }
+
+  /** Stops the worker for good (before the store closes). */
+  stop(): void {
+    this.stopped = true;
+    this.pause();
+  }
+}

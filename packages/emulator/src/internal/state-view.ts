@@ -1,0 +1,69 @@
+// The JSON state view (`GET /_emulator/state`): what tests and external checkers compare against.
+// It never contains secrets: credentials appear with their names, sources and the keys (not the
+// values) of their JSON.
+import type { CredentialRecord, DocumentRecord, DocumentSummary, Store } from './store.js';
+
+export interface StateViewOptions {
+  /** Include connectors that are not fully created (no credential associated yet). */
+  allConnectors: boolean;
+  /** Include each document's sections, metadata and owners. */
+  fullDocuments: boolean;
+  /** Most recent documents to include; -1 for all. */
+  documentLimit: number;
+}
+
+export function credentialSummary(c: CredentialRecord) {
+  return {
+    id: c.id,
+    name: c.name,
+    source: c.source,
+    admin_public: c.admin_public,
+    curator_public: c.curator_public,
+    groups: c.groups,
+    credential_json_keys: Object.keys(c.credential_json),
+    private_key_file:
+      c.private_key === null
+        ? null
+        : {
+            file_name: c.private_key.file_name,
+            size: c.private_key.size,
+            field_key: c.private_key.field_key,
+            type_definition_key: c.private_key.type_definition_key,
+          },
+    time_created: c.time_created,
+    time_updated: c.time_updated,
+  };
+}
+
+function documentView(d: DocumentSummary | DocumentRecord) {
+  const { seq: _seq, ...rest } = d;
+  return rest;
+}
+
+export function stateView(store: Store, options: StateViewOptions) {
+  const pairs = store.listPairs();
+  const counts = store.pairDocumentCounts();
+  const pairIdsByConnector = new Map<number, number[]>();
+  for (const p of pairs) {
+    const list = pairIdsByConnector.get(p.connector_id) ?? [];
+    list.push(p.id);
+    pairIdsByConnector.set(p.connector_id, list);
+  }
+  const connectors = store.listConnectors({ all: options.allConnectors }).map((c) => ({
+    ...c,
+    fully_created: pairIdsByConnector.has(c.id),
+    cc_pair_ids: pairIdsByConnector.get(c.id) ?? [],
+  }));
+  const documents = options.fullDocuments
+    ? store.listDocuments(options.documentLimit)
+    : store.listDocumentSummaries(options.documentLimit);
+  return {
+    connectors,
+    cc_pairs: pairs.map((p) => ({ ...p, document_count: counts.get(p.id) ?? 0 })),
+    credentials: store.listCredentials().map(credentialSummary),
+    files: store.listUserFiles(),
+    indexing: store.indexCounts(),
+    documents_total: store.indexCounts().total,
+    documents: documents.map(documentView),
+  };
+}

@@ -1,0 +1,175 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, runBin, spawnBin } from './bin-process.js';
+import { doc } from './helpers.js';
+
+let dir: string;
+const children: { kill: (s?: NodeJS.Signals) => boolean; exitCode: number | null }[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kis-emulator-'));
+});
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function ingest(baseUrl: string, key: string, document: Record<string, unknown>) {
+  const r = await fetch(`${baseUrl}/svc-api/ingestion`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ document }),
+  });
+  return { status: r.status, body: (await r.json()) as { document_id: string } };
+}
+
+describe('kis-emulator --port N --db FILE', () => {
+  it('survives kill -9: every document acknowledged with 200 is there after a restart', async () => {
+    const db = join(dir, 'state.db');
+    const key = 'durability-admin-key';
+    const first = await spawnBin(['--port', '0', '--db', db, '--admin-key', key, '--json']);
+    children.push(first.child);
+    const base = first.ready.base_url;
+    const acknowledged: string[] = [];
+    // Concurrent writers, then SIGKILL right after the last answer.
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (let i = 0; i < 40; i++) {
+          const r = await ingest(base, key, doc({ id: `w${w}-d${i}` }));
+          expect(r.status).toBe(200);
+          acknowledged.push(r.body.document_id);
+        }
+      }),
+    );
+    first.child.kill('SIGKILL');
+    const gone = await first.exited;
+    expect(gone.signal).toBe('SIGKILL');
+    expect(existsSync(`${db}-wal`)).toBe(true);
+
+    const second = await spawnBin(['--port', '0', '--db', db, '--admin-key', key, '--json']);
+    children.push(second.child);
+    const list = await fetch(`${second.ready.base_url}/svc-api/ingestion`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const ids = ((await list.json()) as { document_id: string }[]).map((d) => d.document_id);
+    expect(new Set(ids)).toEqual(new Set(acknowledged));
+    expect(ids).toHaveLength(320);
+    // Re-posting after the restart is an update, and the state view still counts 320.
+    const again = await fetch(`${second.ready.base_url}/svc-api/ingestion`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ document: doc({ id: 'w0-d0' }) }),
+    });
+    expect(await again.json()).toEqual({ document_id: 'w0-d0', already_existed: true });
+    const state = await (await fetch(`${second.ready.url}/_emulator/state`)).json();
+    expect(state.documents_total).toBe(320);
+    second.child.kill('SIGTERM');
+    expect((await second.exited).code).toBe(0);
+  });
+
+  it('prints its base URL and a generated development admin key (human format)', async () => {
+    const child = spawn(process.execPath, [BIN, '--port', '0', '--db', ':memory:'], {
+      env: { ...process.env, KIS_EMULATOR_ADMIN_KEY: '', KIS_EMULATOR_USER_KEY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    const ready = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (c: string) => {
+        out += c;
+        if (out.includes('state:')) resolve(out);
+      });
+      child.on('exit', () => reject(new Error(out)));
+    });
+    const base = /base URL:\s+(\S+)/.exec(ready)?.[1];
+    const key = /admin key:\s+(\S+)/.exec(ready)?.[1];
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    expect(key).toMatch(/^kis-dev-admin-/);
+    const r = await fetch(`${base}/manage/admin/credential`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(r.status).toBe(200);
+    // The key is printed once, at start; requests do not print it again.
+    expect(out.split(key!).length - 1).toBe(1);
+    child.kill('SIGINT');
+  });
+
+  it('takes keys from the environment without printing them; user keys are not admin', async () => {
+    const running = await spawnBin(
+      ['--port', '0', '--db', ':memory:', '--json', '--log-requests'],
+      {
+        KIS_EMULATOR_ADMIN_KEY: 'env-admin-key-1234',
+        KIS_EMULATOR_USER_KEY: 'env-user-key-1, env-user-key-2',
+      },
+    );
+    children.push(running.child);
+    expect(running.ready.admin_key).toBeNull();
+    const base = running.ready.base_url;
+    const asAdmin = await fetch(`${base}/manage/admin/credential`, {
+      headers: { authorization: 'Bearer env-admin-key-1234' },
+    });
+    expect(asAdmin.status).toBe(200);
+    for (const userKey of ['env-user-key-1', 'env-user-key-2']) {
+      const denied = await fetch(`${base}/manage/admin/credential`, {
+        headers: { authorization: `Bearer ${userKey}` },
+      });
+      expect(denied.status).toBe(403);
+      expect((await ingest(base, userKey, doc())).status).toBe(200);
+    }
+    running.child.kill('SIGTERM');
+    await running.exited;
+    const output = running.stdout() + running.stderr();
+    expect(output).toContain('GET /api/manage/admin/credential 200');
+    expect(output).not.toContain('env-admin-key-1234');
+    expect(output).not.toContain('env-user-key-1');
+  });
+
+  it('exits 0 on SIGTERM after closing the database', async () => {
+    const db = join(dir, 'term.db');
+    const running = await spawnBin(['--port', '0', '--db', db, '--json']);
+    children.push(running.child);
+    running.child.kill('SIGTERM');
+    const { code, signal } = await running.exited;
+    expect({ code, signal, out: running.stdout(), err: running.stderr() }).toMatchObject({
+      code: 0,
+    });
+    expect(running.stderr()).toContain('stopped (SIGTERM)');
+  });
+
+  it('--help prints the usage; bad arguments exit 2 with a message naming the flag', async () => {
+    const help = await runBin(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--max-body-bytes');
+    const badPort = await runBin(['--port', 'eighty']);
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toContain("--port must be an integer from 0 to 65535 (got 'eighty')");
+    const unknown = await runBin(['--frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--frobnicate');
+    const badLatency = await runBin(['--latency-ms', '-5']);
+    expect(badLatency.code).toBe(2);
+    const shortKey = await runBin(['--admin-key', 'abc', '--db', ':memory:']);
+    expect(shortKey.code).toBe(2);
+    expect(shortKey.stderr).toMatch(/--admin-key must be 8 to 512/);
+    expect(shortKey.stderr).not.toContain('abc\n');
+  });
+
+  it('exits 2 with a clear message when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const r = await runBin(['--port', String(port), '--db', ':memory:']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`port ${port}`);
+      expect(r.stderr).toContain('already in use');
+    } finally {
+      blocker.close();
+    }
+  });
+});
