@@ -23,7 +23,6 @@ const BANNER = `/**
 const ast = await openapiTS(pathToFileURL(bundle), {
   alphabetize: false,
   exportType: false,
-  enumValues: true,
   defaultNonNullable: false,
 });
 const next = BANNER + astToString(ast);

@@ -1016,15 +1016,3 @@ export interface operations {
         };
     };
 }
-type FlattenedDeepRequired<T> = {
-    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
-};
-type ReadonlyArray<T> = [
-    Exclude<T, undefined>
-] extends [
-    unknown[]
-] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const documentSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DocumentSource"]> = ["ingestion_api", "slack", "web", "google_drive", "gmail", "requesttracker", "github", "gitbook", "gitlab", "guru", "bookstack", "outline", "confluence", "jira", "slab", "productboard", "file", "coda", "notion", "zulip", "linear", "hubspot", "document360", "gong", "google_sites", "zendesk", "loopio", "dropbox", "sharepoint", "teams", "salesforce", "discourse", "axero", "clickup", "mediawiki", "wikipedia", "asana", "s3", "r2", "google_cloud_storage", "oci_storage", "xenforo", "not_applicable", "discord", "freshdesk", "fireflies", "egnyte", "airtable", "highspot", "drupal_wiki", "imap", "bitbucket", "testrail", "mock_connector", "user_file"];
-export const inputTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InputType"]> = ["load_state", "poll", "event", "slim_retrieval"];
-export const accessTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AccessType"]> = ["public", "private", "sync", "PUBLIC"];
-export const ingestedDocumentSummaryIndex_stateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["IngestedDocumentSummary"]["index_state"]> = ["queued", "indexed"];
