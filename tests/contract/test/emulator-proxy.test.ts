@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import {
   AuthenticationError,
+  BadRequestError,
   createKisClient,
   type IngestionDocument,
   NotFoundError,
@@ -162,7 +163,15 @@ describe('the seed workflows, through the validating proxy', () => {
   });
 
   it('private-key upload (multipart) answers a CredentialBase without the key material', async () => {
-    const credential = await kis.credentials.create({
+    // Sent to the emulator directly: Prism's proxy re-encodes binary multipart parts as text,
+    // which corrupts a real PKCS#12 file (its DER header has bytes above 0x7f). Through the
+    // proxy, the emulator's 400 for a file that is not PKCS#12 is checked below.
+    const direct = createKisClient({
+      baseUrl: inject('emulatorUrl'),
+      apiKey: inject('emulatorAdminKey'),
+      maxRetries: 0,
+    });
+    const credential = await direct.credentials.create({
       name: 'SharePoint app',
       source: 'sharepoint',
       admin_public: true,
@@ -170,7 +179,7 @@ describe('the seed workflows, through the validating proxy', () => {
     });
     // A throw-away self-signed PKCS#12 file (password kis-test), as deployed servers require.
     const keyBytes = readFileSync(new URL('./fixtures/app.pfx', import.meta.url));
-    const updated = await kis.credentials.updatePrivateKey(credential.id, {
+    const updated = await direct.credentials.updatePrivateKey(credential.id, {
       name: 'SharePoint app',
       credentialJson: { sp_client_id: 'client', sp_directory_id: 'tenant' },
       file: { data: keyBytes, fileName: 'app.pfx' },
@@ -181,6 +190,18 @@ describe('the seed workflows, through the validating proxy', () => {
     const echoed = JSON.stringify(updated);
     expect(echoed).not.toContain(keyBytes.toString('base64').slice(0, 40));
     expect(echoed).not.toContain('MII');
+
+    const refused = await rejection(
+      kis.credentials.updatePrivateKey(credential.id, {
+        name: 'SharePoint app',
+        credentialJson: { sp_client_id: 'client' },
+        file: { data: new TextEncoder().encode('not a certificate'), fileName: 'app.pfx' },
+        fieldKey: 'sp_private_key',
+        typeDefinitionKey: 'sharepoint_pfx_file',
+      }),
+    );
+    expect(BadRequestError.isInstance(refused)).toBe(true);
+    expect((refused as Error).message).toContain('PKCS#12');
   });
 
   it('list and delete ingested documents', async () => {
@@ -238,8 +259,18 @@ describe('error statuses, through the validating proxy', () => {
 
 describe('the validating proxy', () => {
   // Last in this file (tests in a file run in order): by now every call above went through it.
-  it('reported no request or response violation for the calls the client made', () => {
-    const log = readFileSync(inject('proxyLogPath'), 'utf8');
+  it('reported no request or response violation for the calls the client made', async () => {
+    // Prism writes its log after answering; a last, recognisable call marks the point up to
+    // which the log is complete (Prism logs requests in order). Polled, with a deadline.
+    const marker = 'svc-api/connector-docs/424242';
+    await rejection(kis.ingestion.listConnectorDocuments(424242));
+    const deadline = Date.now() + 10_000;
+    let log = readFileSync(inject('proxyLogPath'), 'utf8');
+    while (!log.includes(`${marker} has returned`) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      log = readFileSync(inject('proxyLogPath'), 'utf8');
+    }
+    expect(log).toContain(`${marker} has returned 404`);
     expect(log).toContain('Forwarding');
     // Every problem Prism found is logged with ✖. The readiness probe (GET /, not in the spec) and
     // the one request that is invalid on purpose (the 422 test, refused by Prism before it reaches

@@ -12,6 +12,7 @@ declare module 'vitest' {
     mockUrl: string;
     proxyUrl: string;
     proxyLogPath: string;
+    emulatorUrl: string;
     emulatorAdminKey: string;
     emulatorUserKey: string;
   }
@@ -33,6 +34,7 @@ export async function setup(project: TestProject) {
   project.provide('proxyLogPath', proxyLogPath);
   project.provide('mockUrl', mock.url);
   project.provide('proxyUrl', proxy.url);
+  project.provide('emulatorUrl', emulator.baseUrl);
   project.provide('emulatorAdminKey', emulator.adminKey);
   project.provide('emulatorUserKey', EMULATOR_USER_KEY);
 }
