@@ -1,0 +1,171 @@
+// One benchmark phase, run in its own process by run.mjs (so JIT and GC state of one phase do not
+// bleed into the next), against the sinks run.mjs started.
+import { createKisClient } from '../dist/index.js';
+
+const quick = process.env.KIS_BENCH_QUICK === '1';
+const KEY = 'bench-key-0123456789';
+
+const documentAt = (i) => ({
+  id: `bench-${i}`,
+  semantic_identifier: `Benchmark document ${i}`,
+  sections: [{ text: `Section text of generated document number ${i}.` }],
+  source: 'file',
+  metadata: { batch: 'bench' },
+});
+
+function cpuMs(fn) {
+  return async () => {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await fn();
+    const c = process.cpuUsage(c0);
+    return { cpu: (c.user + c.system) / 1000, wall: performance.now() - t0 };
+  };
+}
+
+// 1. per-call overhead: typed client vs bare fetch, sequential calls, CPU time of this process
+async function overhead(sink) {
+  const calls = quick ? 2_000 : 10_000;
+  const rounds = 5;
+  const per = calls / rounds;
+  const url = `${sink.url}/svc-api/ingestion`;
+  const kis = createKisClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
+  const bodies = Array.from({ length: per }, (_, i) => ({
+    document: documentAt(i),
+    cc_pair_id: 1,
+  }));
+  const bare = cpuMs(async () => {
+    for (const body of bodies) {
+      const r = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (!r.ok) throw new Error(`bare fetch: ${r.status}`);
+      await r.json();
+    }
+  });
+  const typed = cpuMs(async () => {
+    for (const body of bodies) await kis.ingestion.ingest(body);
+  });
+  const raw = cpuMs(async () => {
+    for (const body of bodies) {
+      const r = await kis.api.POST('/svc-api/ingestion', { body });
+      if (!r.data) throw new Error('api');
+    }
+  });
+  const workflow = cpuMs(async () => {
+    for (const body of bodies) await kis.ingestDocument(body.document, { ccPairId: 1 });
+  });
+  for (const f of [bare, typed, raw, workflow]) await f(); // warm-up (JIT, sockets)
+  const sum = { bare: 0, typed: 0, raw: 0, workflow: 0 };
+  for (let r = 0; r < rounds; r++) {
+    // interleaved, so drift (thermal, GC) hits all alike
+    sum.bare += (await bare()).cpu;
+    sum.typed += (await typed()).cpu;
+    sum.raw += (await raw()).cpu;
+    sum.workflow += (await workflow()).cpu;
+  }
+  return {
+    calls,
+    cpu_ms: sum,
+    overhead_ratio: sum.typed / sum.bare,
+    overhead_ratio_raw_api: sum.raw / sum.bare,
+    overhead_ratio_ingest_document: sum.workflow / sum.bare,
+  };
+}
+
+async function rawPool(url, docs, concurrency, withTimeout = false) {
+  let next = 0;
+  const worker = async () => {
+    while (next < docs.length) {
+      const i = next++;
+      // withTimeout: what any per-attempt time-out costs with fetch (an AbortSignal per request)
+      const ac = withTimeout ? new AbortController() : undefined;
+      const timer = ac ? setTimeout(() => ac.abort(), 120_000) : undefined;
+      const r = await fetch(url, {
+        signal: ac?.signal,
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ document: docs[i], cc_pair_id: 1 }),
+      });
+      if (timer) clearTimeout(timer);
+      if (!r.ok) throw new Error(`raw pool: ${r.status}`);
+      await r.json();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+// 2. ingestMany vs a raw fetch promise pool (same concurrency), best of 3 interleaved runs
+async function throughput(sink, count, concurrency) {
+  const kis = createKisClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
+  const docs = Array.from({ length: count }, (_, i) => documentAt(i));
+  const url = `${sink.url}/svc-api/ingestion`;
+  const many = async () => {
+    const t = performance.now();
+    const s = await kis.ingestMany(docs, { concurrency, ccPairId: 1 }).done();
+    if (s.created !== count) throw new Error(`ingestMany: ${JSON.stringify(s)}`);
+    return performance.now() - t;
+  };
+  const pool = async () => {
+    const t = performance.now();
+    await rawPool(url, docs, concurrency);
+    return performance.now() - t;
+  };
+  const poolTimeout = async () => {
+    const t = performance.now();
+    await rawPool(url, docs, concurrency, true);
+    return performance.now() - t;
+  };
+  await many();
+  await pool();
+  await poolTimeout();
+  const times = { many: [], pool: [], poolTimeout: [] };
+  // interleaved rounds, best of each: the machine is shared, the best run is the least disturbed
+  for (let r = 0; r < 5; r++) {
+    times.pool.push(await pool());
+    times.many.push(await many());
+    times.poolTimeout.push(await poolTimeout());
+  }
+  const best = (a) => Math.min(...a);
+  return {
+    count,
+    concurrency,
+    docs_per_s_ingest_many: (count * 1000) / best(times.many),
+    docs_per_s_raw_pool: (count * 1000) / best(times.pool),
+    docs_per_s_raw_pool_with_timeout: (count * 1000) / best(times.poolTimeout),
+    ratio: best(times.pool) / best(times.many),
+    ratio_vs_raw_pool_with_timeout: best(times.poolTimeout) / best(times.many),
+  };
+}
+
+// 3. ingestMany (concurrency 16) vs a sequential loop of ingestDocument, 20 ms sink
+async function vsSequential(sink) {
+  const kis = createKisClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
+  const seqCount = quick ? 100 : 250;
+  const manyCount = quick ? 1_000 : 2_500;
+  const t0 = performance.now();
+  for (let i = 0; i < seqCount; i++) await kis.ingestDocument(documentAt(i), { ccPairId: 1 });
+  const seqRate = (seqCount * 1000) / (performance.now() - t0);
+  const docs = Array.from({ length: manyCount }, (_, i) => documentAt(i));
+  const t1 = performance.now();
+  await kis.ingestMany(docs, { concurrency: 16, ccPairId: 1 }).done();
+  const manyRate = (manyCount * 1000) / (performance.now() - t1);
+  return {
+    sequential_docs_per_s: seqRate,
+    ingest_many_docs_per_s: manyRate,
+    ratio: manyRate / seqRate,
+  };
+}
+
+const [phase, fastUrl, slowUrl] = process.argv.slice(2);
+const fast = { url: fastUrl };
+const slow = { url: slowUrl };
+let result;
+if (phase === 'overhead') result = await overhead(fast);
+else if (phase === 'throughput0') result = await throughput(fast, quick ? 3_000 : 10_000, 16);
+else if (phase === 'throughput20') result = await throughput(slow, quick ? 1_000 : 3_000, 16);
+else if (phase === 'sequential') result = await vsSequential(slow);
+else throw new Error(`unknown phase ${phase}`);
+process.send(result);

@@ -1,0 +1,56 @@
+/**
+ * @kis/client: typed client of the Knowledge Indexing Service API (browser-safe core).
+ * Node-only helpers (the JSONL journal) live in `@kis/client/node`.
+ */
+export {
+  checkIngestionRequest,
+  contentHash,
+  createKisClient,
+  getFileId,
+  type IngestDocumentOptions,
+  type IngestDocumentResult,
+  type KisClient,
+  type KisClientOptions,
+  type PrivateKeyUpdate,
+  type SetupConnectorInput,
+  type SetupConnectorResult,
+  type UploadFile,
+} from './client.js';
+export { deriveDocumentId, normalizeDocumentId } from './document-id.js';
+export {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  type ClientValidationIssue,
+  ConflictError,
+  ConnectorSetupError,
+  DocumentValidationError,
+  HtmlResponseError,
+  InternalServerError,
+  KisError,
+  type KisErrorInit,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+  type ValidationIssue,
+} from './errors.js';
+export type {
+  IngestInput,
+  IngestItem,
+  IngestManyOptions,
+  IngestProgress,
+  IngestResult,
+  IngestRun,
+  IngestStatus,
+  IngestSummary,
+} from './ingest.js';
+export type { BackoffOptions } from './internal/backoff.js';
+export type { RequestOptions, RetryEvent } from './internal/transport.js';
+export type { IngestJournal, JournalEntry } from './journal.js';
+export type { Logger, LogLevel } from './logging.js';
+export type * from './types.js';

@@ -1,0 +1,232 @@
+/**
+ * Turns a failed answer into the right typed error. Parses every error shape deployed servers
+ * send (see compat-notes): FastAPI `{detail: [...]}`, `{status_code, message, data}`,
+ * `{error_code, detail}`, `{detail}`, `{message}`, Prism's problem+json with `validation[]`,
+ * plain text, and HTML pages (a base URL without `/api`, a proxy or a login page).
+ */
+import {
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  HtmlResponseError,
+  InternalServerError,
+  type KisErrorInit,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+  type ValidationIssue,
+} from '../errors.js';
+import { retryAfterMs } from './backoff.js';
+import type { Redactor } from './redact.js';
+
+const MAX_TEXT = 500;
+
+/** `["body","document","sections",0,"text"]` → `document.sections[0].text`. */
+export function formatLoc(loc: ReadonlyArray<string | number>): string {
+  let out = '';
+  const start = loc[0] === 'body' && loc.length > 1 ? 1 : 0;
+  for (let i = start; i < loc.length; i++) {
+    const part = loc[i];
+    if (typeof part === 'number' || (typeof part === 'string' && /^\d+$/.test(part))) {
+      out += `[${part}]`;
+    } else {
+      out += out ? `.${part}` : String(part);
+    }
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function toIssue(item: unknown): ValidationIssue | undefined {
+  if (!isObject(item)) return undefined;
+  // FastAPI: {loc, msg, type}; Prism problem+json: {location, message, code, severity}
+  const rawLoc = Array.isArray(item.loc)
+    ? item.loc
+    : Array.isArray(item.location)
+      ? item.location
+      : [];
+  const loc = rawLoc.filter(
+    (p): p is string | number => typeof p === 'string' || typeof p === 'number',
+  );
+  const msg =
+    typeof item.msg === 'string' ? item.msg : typeof item.message === 'string' ? item.message : '';
+  const type =
+    typeof item.type === 'string' ? item.type : typeof item.code === 'string' ? item.code : 'error';
+  if (!msg && loc.length === 0) return undefined;
+  // Prism (like Ajv) reports a missing property at its parent; FastAPI names the field itself.
+  const missing = type === 'required' ? /required property '([^']+)'/.exec(msg)?.[1] : undefined;
+  return { loc: missing && loc[loc.length - 1] !== missing ? [...loc, missing] : loc, msg, type };
+}
+
+/**
+ * Prism (mock, or `proxy --errors`) answers an invalid request with the 422 example of the spec
+ * when one is documented, and puts the real findings in an `sl-violations` header. Those name the
+ * offending field, so they are the detail worth reporting.
+ */
+function prismViolations(headers: Headers): ValidationIssue[] | undefined {
+  const raw = headers.get('sl-violations');
+  if (!raw) return undefined;
+  try {
+    const list: unknown = JSON.parse(raw);
+    if (!Array.isArray(list)) return undefined;
+    const issues = list
+      .filter((v) => isObject(v) && Array.isArray(v.location) && v.location[0] === 'request')
+      .map((v) => toIssue({ ...v, location: (v.location as unknown[]).slice(1) }))
+      .filter((d): d is ValidationIssue => d !== undefined);
+    return issues.length > 0 ? issues : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function collapse(text: string): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT)}…` : t;
+}
+
+export function looksLikeHtml(contentType: string | null, text: unknown): boolean {
+  if (contentType && /\btext\/html\b|application\/xhtml/i.test(contentType)) return true;
+  return (
+    typeof text === 'string' && /^\s*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text)
+  );
+}
+
+function htmlTitle(text: unknown): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  const m = /<title[^>]*>([^<]*)<\/title>/i.exec(text);
+  const t = m?.[1]?.replace(/\s+/g, ' ').trim();
+  return t ? t.slice(0, 120) : undefined;
+}
+
+/** Message describing an HTML answer where JSON was expected. */
+export function htmlMessage(status: number, method: string, url: string, body: unknown): string {
+  const title = htmlTitle(body);
+  return (
+    `${status} on ${method} ${url}: an HTML page${title ? ` ("${title}")` : ''} came back instead of ` +
+    'the API\'s JSON. The base URL probably lacks the "/api" prefix (e.g. https://host/api), ' +
+    'or a proxy or login page is in the way.'
+  );
+}
+
+export interface ParsedErrorBody {
+  summary: string;
+  detail?: ValidationIssue[];
+  code?: string;
+}
+
+/** Extract a readable summary (and the 422 detail list) from any known error body shape. */
+export function parseErrorBody(body: unknown): ParsedErrorBody {
+  if (typeof body === 'string') return { summary: collapse(body) };
+  if (!isObject(body)) return { summary: body === undefined ? '' : collapse(JSON.stringify(body)) };
+  const code = typeof body.error_code === 'string' ? body.error_code : undefined;
+  const withCode = (s: string): ParsedErrorBody =>
+    code ? { summary: s ? `${s} (${code})` : code, code } : { summary: s };
+  if (Array.isArray(body.detail) || Array.isArray(body.validation)) {
+    const list = (Array.isArray(body.detail) ? body.detail : body.validation) as unknown[];
+    const detail = list.map(toIssue).filter((d): d is ValidationIssue => d !== undefined);
+    const parts = detail.map((d) => {
+      const where = formatLoc(d.loc);
+      return where ? `${where}: ${d.msg}` : d.msg;
+    });
+    let lead = '';
+    if (typeof body.title === 'string') lead = body.title;
+    if (typeof body.detail === 'string') lead = lead ? `${lead}: ${body.detail}` : body.detail;
+    const summary = collapse([lead, parts.join('; ')].filter(Boolean).join(' — '));
+    return { ...withCode(summary), detail };
+  }
+  if (typeof body.detail === 'string') {
+    const lead =
+      typeof body.title === 'string' && body.title !== body.detail ? `${body.title}: ` : '';
+    return withCode(collapse(lead + body.detail));
+  }
+  if (typeof body.message === 'string') return withCode(collapse(body.message));
+  if (typeof body.title === 'string') return withCode(collapse(body.title));
+  if (typeof body.error === 'string') return withCode(collapse(body.error));
+  if (isObject(body.detail) && typeof body.detail.message === 'string') {
+    return withCode(collapse(body.detail.message));
+  }
+  return withCode(collapse(JSON.stringify(body)));
+}
+
+const HINTS: Record<number, string> = {
+  401: ' Check the API key.',
+  403: ' Check the API key and its role (/manage/admin needs an admin key).',
+  413: ' The body exceeds what the server or a proxy accepts (often 1 MB).',
+};
+
+const BY_STATUS: Record<number, typeof APIError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+};
+
+export interface ErrorContext {
+  method: string;
+  url: string;
+  redactor: Redactor;
+  /** Extra sentence appended to the message (e.g. the connector-create warning). */
+  hint?: string | undefined;
+  /** Attempts made, when more than one. */
+  attempts?: number | undefined;
+}
+
+function headersObject(h: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  h.forEach((v, k) => {
+    out[k] = v;
+  });
+  return out;
+}
+
+/**
+ * Build the typed error for an answer with status `response.status` whose body was already read
+ * (`body`: parsed JSON, or text when it was not JSON).
+ */
+export function errorFromResponse(response: Response, body: unknown, ctx: ErrorContext): APIError {
+  const { redactor } = ctx;
+  const status = response.status;
+  const safeBody = redactor.value(body);
+  const url = redactor.text(ctx.url);
+  const requestId = response.headers.get('x-request-id') ?? undefined;
+  const headers = redactor.headers(headersObject(response.headers));
+  const tail = `${ctx.attempts && ctx.attempts > 1 ? ` (after ${ctx.attempts} attempts)` : ''}${requestId ? ` [request id ${requestId}]` : ''}${ctx.hint ? ` ${ctx.hint}` : ''}`;
+  if (looksLikeHtml(response.headers.get('content-type'), body)) {
+    return new HtmlResponseError(htmlMessage(status, ctx.method, url, safeBody) + tail, {
+      status,
+      body: typeof safeBody === 'string' ? collapse(safeBody) : safeBody,
+      requestId,
+      headers,
+    });
+  }
+  const violations = status === 422 ? prismViolations(response.headers) : undefined;
+  const parsed = violations
+    ? parseErrorBody(redactor.value({ detail: violations }))
+    : parseErrorBody(safeBody);
+  const statusText = response.statusText;
+  const message =
+    `${status}${statusText ? ` ${statusText}` : ''} on ${ctx.method} ${url}` +
+    `${parsed.summary ? `: ${parsed.summary}` : ''}.${HINTS[status] ?? ''}${tail}`;
+  const init: KisErrorInit & { status: number; headers: Record<string, string> } = {
+    status,
+    body: safeBody,
+    requestId,
+    code: parsed.code,
+    headers,
+  };
+  if (status === 422)
+    return new UnprocessableEntityError(message, { ...init, detail: parsed.detail ?? [] });
+  if (status === 429) {
+    return new RateLimitError(message, { ...init, retryAfterMs: retryAfterMs(response.headers) });
+  }
+  const Ctor = BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
+  return new Ctor(message, init);
+}

@@ -1,0 +1,407 @@
+/**
+ * The transport: the `fetch` that openapi-fetch calls. It adds the bearer header, a per-attempt
+ * time-out, the caller's AbortSignal, retries with backoff, the retry-count header and logging.
+ * It holds no global state: one transport per client.
+ */
+import {
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  HtmlResponseError,
+  type KisError,
+} from '../errors.js';
+import type { LevelLogger } from '../logging.js';
+import { type BackoffOptions, backoffDelayMs, retryAfterMs, sleep } from './backoff.js';
+import type { Redactor } from './redact.js';
+
+/** Per-request options accepted by every resource method and workflow. */
+export interface RequestOptions {
+  /** Cancels the call (every attempt and every backoff wait). */
+  signal?: AbortSignal | undefined;
+  /** Time-out of each attempt in ms (the answer must start within it). */
+  timeoutMs?: number | undefined;
+  /** Retries after the first attempt (0 disables retrying). */
+  maxRetries?: number | undefined;
+  /** Extra request headers (an `authorization` header here is ignored). */
+  headers?: Record<string, string> | undefined;
+}
+
+/** What a retry looks like to observers (logs, bulk ingestion's throttle). */
+export interface RetryEvent {
+  /** 1 for the first retry. */
+  retry: number;
+  /** Status of the answer that caused the retry, if any. */
+  status?: number | undefined;
+  /** Error kind when the attempt failed without an answer. */
+  error?: 'connection' | 'timeout' | undefined;
+  delayMs: number;
+}
+
+/** Internal per-call controls (not part of the public option type). */
+export interface CallControl extends RequestOptions {
+  /**
+   * `unsafe`: the request is not idempotent; retry only when the server surely did not act on it
+   * (408/429/503 answers, connection refused). Default `idempotent`.
+   */
+  retryMode?: 'idempotent' | 'unsafe' | undefined;
+  /** Sentence added to errors of an unsafe request that failed in a way that may have acted. */
+  unsafeHint?: string | undefined;
+  /** Called before each retry's wait. */
+  onRetry?: ((event: RetryEvent) => void) | undefined;
+  /** Called with the status of every answer (including those retried). */
+  onStatus?: ((status: number) => void) | undefined;
+  /**
+   * Cancellation shared by many requests (bulk ingestion): attempts register their abort here
+   * instead of adding a listener to one signal per request. `signal` is used for backoff waits.
+   */
+  registry?: AbortRegistry | undefined;
+}
+
+/** A set of aborts fired together; cheaper than one AbortSignal listener per request. */
+export interface AbortRegistry {
+  readonly signal: AbortSignal;
+  add(abort: () => void): void;
+  delete(abort: () => void): void;
+}
+
+export const CONTROL_KEY = 'kis';
+
+export interface TransportConfig {
+  fetch: typeof globalThis.fetch;
+  apiKey: string;
+  maxRetries: number;
+  timeoutMs: number;
+  backoff: BackoffOptions;
+  headers: Record<string, string>;
+  log: LevelLogger;
+  redactor: Redactor;
+  random?: () => number;
+}
+
+/**
+ * A cheap stand-in for `Request` used by the client's internal openapi-fetch instance: it keeps
+ * the URL and init as given, so the transport calls `fetch(url, init)` directly without building
+ * (and then re-reading) a WHATWG Request for every call.
+ */
+export class LightRequest {
+  readonly url: string;
+  readonly method: string;
+  /** A Headers object (from openapi-fetch) or a plain record with lower-case names. */
+  readonly headers: Headers | Record<string, string>;
+  readonly init: RequestInit & { [CONTROL_KEY]?: CallControl };
+  readonly signal: AbortSignal | null;
+  constructor(url: string, init: RequestInit & { [CONTROL_KEY]?: CallControl }) {
+    this.url = url;
+    this.init = init;
+    this.method = init.method ?? 'GET';
+    this.headers = (init.headers ?? {}) as Headers | Record<string, string>;
+    this.signal = init.signal ?? null;
+  }
+}
+
+const RETRYABLE_UNSAFE = new Set([408, 429, 503]);
+const PRE_SEND_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** The first `code` and the joined messages along an error's `cause` chain. */
+function causeInfo(err: unknown): { code: string | undefined; text: string } {
+  let code: string | undefined;
+  const parts: string[] = [];
+  let e = err as { message?: unknown; code?: unknown; cause?: unknown } | undefined;
+  for (let i = 0; e && i < 5; i++, e = e.cause as typeof e) {
+    if (code === undefined && typeof e.code === 'string') code = e.code;
+    if (typeof e.message === 'string' && e.message && !parts.includes(e.message))
+      parts.push(e.message);
+  }
+  return { code, text: parts.join(': ') || String(err) };
+}
+
+interface Attempted {
+  response?: Response;
+  error?: KisError;
+  kind?: 'connection' | 'timeout' | 'abort';
+  preSend?: boolean;
+}
+
+interface Bucket {
+  controller: AbortController;
+  timedOut: boolean;
+  /** Attempts using it now. */
+  pending: number;
+  /** No new attempt joins after this time (ms since epoch). */
+  closesAt: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  scope: AbortRegistry | undefined;
+  abort: () => void;
+}
+
+export type TransportFetch = (input: Request | LightRequest, init?: unknown) => Promise<Response>;
+
+/** Create the transport used as openapi-fetch's `fetch` option. */
+export function createTransport(config: TransportConfig): TransportFetch {
+  const { log, redactor } = config;
+  const baseFetch = config.fetch;
+  const auth = `Bearer ${config.apiKey}`;
+  const random = config.random ?? Math.random;
+  const defaultHeaders = Object.entries(config.headers);
+
+  // Requests without a caller signal share one AbortController per short window of start times
+  // (per cancellation scope and time-out): creating an AbortSignal per request is a large part of
+  // a request's client-side CPU in Node, and fetch follows a shared signal just as well.
+  const defaultScope: object = {};
+  const open = new WeakMap<object, Map<number, Bucket>>();
+
+  function acquire(scope: AbortRegistry | undefined, timeoutMs: number): Bucket {
+    const key = scope ?? defaultScope;
+    let byTimeout = open.get(key);
+    if (!byTimeout) {
+      byTimeout = new Map();
+      open.set(key, byTimeout);
+    }
+    const now = Date.now();
+    const current = byTimeout.get(timeoutMs);
+    if (current && now < current.closesAt && !current.controller.signal.aborted) {
+      current.pending++;
+      return current;
+    }
+    if (current && current.pending === 0) dispose(current);
+    const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
+    const window = timed ? Math.min(100, Math.max(1, timeoutMs / 4)) : 100;
+    const bucket: Bucket = {
+      controller: new AbortController(),
+      timedOut: false,
+      pending: 1,
+      closesAt: now + window,
+      timer: undefined,
+      scope,
+      abort: () => bucket.controller.abort(),
+    };
+    if (timed) {
+      // fires between timeoutMs and timeoutMs + window after each member started
+      bucket.timer = setTimeout(() => {
+        bucket.timedOut = true;
+        bucket.controller.abort();
+        dispose(bucket);
+      }, timeoutMs + window);
+      (bucket.timer as { unref?: () => void }).unref?.();
+    }
+    scope?.add(bucket.abort);
+    byTimeout.set(timeoutMs, bucket);
+    return bucket;
+  }
+
+  function release(bucket: Bucket): void {
+    if (--bucket.pending === 0 && Date.now() >= bucket.closesAt) dispose(bucket);
+  }
+
+  function dispose(bucket: Bucket): void {
+    if (bucket.timer !== undefined) clearTimeout(bucket.timer);
+    bucket.timer = undefined;
+    bucket.scope?.delete(bucket.abort);
+    const byTimeout = open.get(bucket.scope ?? defaultScope);
+    for (const [k, b] of byTimeout ?? []) if (b === bucket) byTimeout?.delete(k);
+  }
+
+  async function attempt(
+    url: string,
+    init: RequestInit,
+    timeoutMs: number,
+    userSignal: AbortSignal | null | undefined,
+    registry: AbortRegistry | undefined,
+  ): Promise<Attempted> {
+    // a caller's own signal gets its own controller; everything else shares a bucket
+    const own = userSignal && !registry ? new AbortController() : undefined;
+    const bucket = own ? undefined : acquire(registry, timeoutMs);
+    let timedOut = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onUserAbort = own ? () => own.abort() : undefined;
+    if (own && onUserAbort) {
+      if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+        timer = setTimeout(() => {
+          timedOut = true;
+          own.abort();
+        }, timeoutMs);
+      }
+      userSignal?.addEventListener('abort', onUserAbort, { once: true });
+      init.signal = own.signal;
+    } else {
+      init.signal = (bucket as Bucket).controller.signal;
+    }
+    try {
+      const response = await baseFetch(url, init);
+      return { response };
+    } catch (err) {
+      if (userSignal?.aborted) {
+        return { kind: 'abort', error: abortError(init.method ?? 'GET', url, userSignal) };
+      }
+      const method = init.method ?? 'GET';
+      if (timedOut || bucket?.timedOut) {
+        return {
+          kind: 'timeout',
+          error: new APITimeoutError(
+            redactor.text(`${method} ${url} timed out after ${timeoutMs} ms.`),
+          ),
+        };
+      }
+      const { code, text } = causeInfo(err);
+      return {
+        kind: 'connection',
+        preSend: code !== undefined && PRE_SEND_CODES.has(code),
+        error: new APIConnectionError(
+          redactor.text(`Connection failed: ${method} ${url}: ${text}.`),
+          {
+            // a redacted copy: the original error object is not kept (it could carry anything)
+            cause: Object.assign(new Error(redactor.text(text)), code ? { code } : {}),
+          },
+        ),
+      };
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      if (onUserAbort) userSignal?.removeEventListener('abort', onUserAbort);
+      if (bucket) release(bucket);
+    }
+  }
+
+  function abortError(method: string, url: string, signal: AbortSignal): APIUserAbortError {
+    const reason = signal.reason;
+    const why =
+      reason instanceof Error && reason.name !== 'AbortError' ? `: ${reason.message}` : '';
+    return new APIUserAbortError(
+      redactor.text(`${method} ${url} was aborted by the caller${why}.`),
+    );
+  }
+
+  return async function transportFetch(input: Request | LightRequest): Promise<Response> {
+    const url = input.url;
+    const method = input.method;
+    let control: CallControl | undefined;
+    let body: BodyInit | null | undefined;
+    let headers: Headers | Record<string, string>;
+    if (input instanceof LightRequest) {
+      // built for this call only (by openapi-fetch or the client): safe to extend in place
+      headers = input.headers;
+      control = input.init[CONTROL_KEY];
+      body = input.init.body;
+    } else {
+      headers = new Headers(input.headers);
+      control = (input as unknown as Record<string, CallControl | undefined>)[CONTROL_KEY];
+      // buffered once, so every attempt can send it again
+      body = input.body === null ? undefined : await input.arrayBuffer();
+    }
+    const set =
+      headers instanceof Headers
+        ? (k: string, v: string) => (headers as Headers).set(k, v)
+        : (k: string, v: string) => {
+            (headers as Record<string, string>)[k.toLowerCase()] = v;
+          };
+    const has = (k: string) =>
+      headers instanceof Headers ? headers.has(k) : k.toLowerCase() in headers;
+    for (const [k, v] of defaultHeaders) if (!has(k)) set(k, v);
+    if (control?.headers) {
+      for (const [k, v] of Object.entries(control.headers)) set(k, v);
+    }
+    set('authorization', auth);
+    const registry = control?.registry;
+    const userSignal = registry?.signal ?? control?.signal ?? input.signal;
+    const maxRetries = Math.max(0, control?.maxRetries ?? config.maxRetries);
+    const timeoutMs = control?.timeoutMs ?? config.timeoutMs;
+    const unsafe = control?.retryMode === 'unsafe';
+    const init: RequestInit = { method, headers, body: body ?? null, redirect: 'follow' };
+    const debug = log.enabled('debug');
+
+    for (let retry = 0; ; retry++) {
+      if (userSignal?.aborted) throw abortError(method, url, userSignal);
+      set('x-kis-retry-count', String(retry));
+      const started = debug ? performance.now() : 0;
+      if (debug) {
+        log.log('debug', `→ ${method} ${url}${retry ? ` (retry ${retry})` : ''}`, {
+          headers: redactor.headers(headers),
+        });
+      }
+      const result = await attempt(url, init, timeoutMs, userSignal, registry);
+      const response = result.response;
+      if (response) {
+        const status = response.status;
+        if (debug) {
+          log.log(
+            'debug',
+            `← ${status} ${method} ${url} in ${Math.round(performance.now() - started)} ms`,
+            {
+              requestId: response.headers.get('x-request-id') ?? undefined,
+            },
+          );
+        }
+        control?.onStatus?.(status);
+        if (status < 300 && status >= 200) {
+          const ct = response.headers.get('content-type');
+          if (ct !== null && /\btext\/html\b|application\/xhtml/i.test(ct)) {
+            const { htmlMessage } = await import('./error-parse.js');
+            const text = await response.text().catch(() => '');
+            throw new HtmlResponseError(htmlMessage(status, method, redactor.text(url), text), {
+              status,
+              body: redactor.text(text.replace(/\s+/g, ' ').slice(0, 500)),
+              requestId: response.headers.get('x-request-id') ?? undefined,
+            });
+          }
+          return response;
+        }
+        const canRetry =
+          retry < maxRetries && (unsafe ? RETRYABLE_UNSAFE.has(status) : isRetryableStatus(status));
+        if (!canRetry) return response;
+        const hinted = retryAfterMs(response.headers);
+        const delayMs = hinted ?? backoffDelayMs(retry + 1, config.backoff, random);
+        await response.arrayBuffer().catch(() => undefined);
+        log.log(
+          'info',
+          `retrying ${method} ${url} in ${Math.round(delayMs)} ms after ${status} (retry ${retry + 1} of ${maxRetries})`,
+        );
+        control?.onRetry?.({ retry: retry + 1, status, delayMs });
+        try {
+          await sleep(delayMs, userSignal ?? undefined);
+        } catch {
+          throw abortError(method, url, userSignal as AbortSignal);
+        }
+        continue;
+      }
+      const error = result.error as KisError;
+      if (result.kind === 'abort') throw error;
+      const canRetry = retry < maxRetries && (!unsafe || result.preSend === true);
+      if (!canRetry) {
+        const note = `${retry > 0 ? ` (after ${retry + 1} attempts)` : ''}${unsafe && !result.preSend && control?.unsafeHint ? ` ${control.unsafeHint}` : ''}`;
+        if (note) {
+          const Ctor = error.constructor as new (m: string, i: { cause?: unknown }) => KisError;
+          const cause = (error as { cause?: unknown }).cause;
+          const wrapped = new Ctor(error.message + note, cause === undefined ? {} : { cause });
+          log.log('info', wrapped.message);
+          throw wrapped;
+        }
+        log.log('info', error.message);
+        throw error;
+      }
+      const delayMs = backoffDelayMs(retry + 1, config.backoff, random);
+      log.log(
+        'info',
+        `retrying ${method} ${url} in ${Math.round(delayMs)} ms after ${result.kind === 'timeout' ? 'a time-out' : 'a connection failure'} (retry ${retry + 1} of ${maxRetries})`,
+      );
+      control?.onRetry?.({
+        retry: retry + 1,
+        error: result.kind === 'timeout' ? 'timeout' : 'connection',
+        delayMs,
+      });
+      try {
+        await sleep(delayMs, userSignal ?? undefined);
+      } catch {
+        throw abortError(method, url, userSignal as AbortSignal);
+      }
+    }
+  };
+}

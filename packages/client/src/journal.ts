@@ -1,0 +1,71 @@
+/**
+ * Resume support for bulk ingestion. A journal remembers which documents the server acknowledged
+ * (HTTP 200) with which content; a re-run skips those with the same content hash and re-sends the
+ * rest. The core only defines the interface (browser-safe); `@kis/client/node` has the JSONL file
+ * implementation (`openJournal(path)`).
+ */
+
+/** One acknowledged document. Holds no secret: id, content hash, outcome and time only. */
+export interface JournalEntry {
+  /** Document id as the server stores it (see `deriveDocumentId`). */
+  id: string;
+  /** `contentHash` of the request body that was acknowledged. */
+  hash: string;
+  /** What the server did. */
+  status: 'created' | 'updated';
+  /** The `cc_pair_id` the document was sent with (null for the server default). */
+  ccPairId: number | null;
+  /** ISO timestamp of the acknowledgement. */
+  at: string;
+}
+
+/** Storage of acknowledgements; implement it to keep the journal elsewhere (a DB, KV store...). */
+export interface IngestJournal {
+  /** True when `id` was acknowledged with exactly this content hash. */
+  has(id: string, hash: string): boolean | Promise<boolean>;
+  /**
+   * Store an acknowledgement durably. `ingestMany` counts a document done only after this
+   * returns (or its promise resolves), so a crash can never lose an acknowledged document.
+   */
+  record(entry: JournalEntry): void | Promise<void>;
+}
+
+/**
+ * Canonical JSON: object keys sorted, no whitespace, `undefined` members dropped (like
+ * `JSON.stringify`). Two bodies with the same content always give the same text.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    const s = JSON.stringify(value);
+    return s === undefined ? 'null' : s;
+  }
+  if (Array.isArray(value)) {
+    return `[${value.map((v) => (v === undefined || typeof v === 'function' ? 'null' : canonicalJson(v))).join(',')}]`;
+  }
+  const toJSON = (value as { toJSON?: () => unknown }).toJSON;
+  if (typeof toJSON === 'function') return canonicalJson(toJSON.call(value));
+  const keys = Object.keys(value).sort();
+  const parts: string[] = [];
+  for (const k of keys) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    parts.push(`${JSON.stringify(k)}:${canonicalJson(v)}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/**
+ * SHA-256 (hex) of the canonical JSON of an ingestion request body (document and `cc_pair_id`),
+ * with Web Crypto (browsers and Node alike).
+ */
+export async function contentHash(requestBody: unknown): Promise<string> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) throw new Error('contentHash needs Web Crypto (globalThis.crypto.subtle)');
+  const bytes = new TextEncoder().encode(canonicalJson(requestBody));
+  const digest = new Uint8Array(await subtle.digest('SHA-256', bytes));
+  let out = '';
+  for (const b of digest) out += HEX[b];
+  return out;
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { createKisClient, deriveDocumentId, type IngestResult } from '../src/index.js';
+import { startLoopback } from './loopback.js';
+
+const KEY = 'fault-test-key-7f3a';
+
+describe('ingestMany against a faulty loopback server', () => {
+  it('503 10 %, 429 5 %, dropped connections 2 %: every document stored exactly once, summary = server state', async () => {
+    const server = await startLoopback(
+      { p503: 0.1, p429: 0.05, pDropBefore: 0.01, pDropAfter: 0.01, delayMs: 1, seed: 42 },
+      KEY,
+    );
+    try {
+      const kis = createKisClient({
+        baseUrl: server.url,
+        apiKey: KEY,
+        logLevel: 'off',
+        maxRetries: 10,
+        backoff: { initialDelayMs: 2, maxDelayMs: 20 },
+      });
+      const N = 1500;
+      // no ids: the client must fix them (the derived id) for retries to be upserts
+      const docs = Array.from({ length: N }, (_, i) => ({
+        semantic_identifier: `Report ${i} / final`,
+        sections: [{ text: `text ${i}` }],
+        source: 'file' as const,
+        metadata: { n: String(i) },
+      }));
+      const results: IngestResult[] = [];
+      const run = kis.ingestMany(docs, { concurrency: 8, ccPairId: 1 });
+      for await (const r of run) results.push(r);
+      const s = await run.summary;
+
+      expect(s.failed).toBe(0);
+      expect(s.total).toBe(N);
+      expect(server.docs.size).toBe(N);
+      const expectedIds = new Set(docs.map((d) => deriveDocumentId(d.semantic_identifier)));
+      expect(new Set(server.docs.keys())).toEqual(expectedIds);
+      expect(new Set(results.map((r) => r.documentId))).toEqual(expectedIds);
+      // summary equals the server's state: a document counts "updated" exactly when the answer
+      // of an attempt that stored it was lost and the retry found it
+      expect(s.created + s.updated).toBe(server.docs.size);
+      expect(s.updated).toBe(server.lostAfterStore.size);
+      expect(s.created).toBe(N - server.lostAfterStore.size);
+      expect(server.lostAfterStore.size).toBeGreaterThan(0);
+      expect(s.retried).toBeGreaterThan(N * 0.1);
+      const writes = [...server.docs.values()].map((d) => d.writes);
+      expect(Math.max(...writes)).toBeLessThanOrEqual(2 + 10);
+      for (const d of server.docs.values()) expect(d.body.cc_pair_id).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,95 @@
+import {
+  createKisClient,
+  type KisClient,
+  type KisClientOptions,
+  type Logger,
+} from '../src/index.js';
+
+export const API_KEY = 'sk-test-SECRET-0123456789abcdef';
+export const BASE = 'http://kis.test/api';
+
+export interface Call {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: unknown;
+  /** Raw body as given to fetch (string, FormData, ArrayBuffer...). */
+  rawBody: BodyInit | null | undefined;
+}
+
+export type Handler = (call: Call, index: number) => Response | Promise<Response>;
+
+/** A fetch that records calls and answers with `handler`. */
+export function mockFetch(handler: Handler) {
+  const calls: Call[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const headers = new Headers(
+      init?.headers ?? (input instanceof Request ? input.headers : undefined),
+    );
+    const raw = init?.body;
+    let body: unknown = raw;
+    if (typeof raw === 'string') {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        body = raw;
+      }
+    }
+    const call: Call = { url, method: init?.method ?? 'GET', headers, body, rawBody: raw };
+    calls.push(call);
+    if (init?.signal?.aborted)
+      throw init.signal.reason ?? new DOMException('aborted', 'AbortError');
+    return handler(call, calls.length - 1);
+  };
+  return { fetch: fetch as typeof globalThis.fetch, calls };
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+export function memoryLogger() {
+  const lines: Array<{ level: string; message: string; fields?: unknown }> = [];
+  const make = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    lines.push({ level, message, fields });
+  const logger: Logger = {
+    error: make('error'),
+    warn: make('warn'),
+    info: make('info'),
+    debug: make('debug'),
+  };
+  return {
+    logger,
+    lines,
+    text: () => lines.map((l) => `${l.message} ${JSON.stringify(l.fields ?? {})}`).join('\n'),
+  };
+}
+
+export function client(
+  fetch: typeof globalThis.fetch,
+  options: Partial<KisClientOptions> = {},
+): KisClient {
+  return createKisClient({
+    baseUrl: BASE,
+    apiKey: API_KEY,
+    fetch,
+    logLevel: 'off',
+    backoff: { initialDelayMs: 1, maxDelayMs: 2 },
+    ...options,
+  });
+}
+
+export function doc(i: number | string, extra: Record<string, unknown> = {}) {
+  return {
+    id: `doc-${i}`,
+    semantic_identifier: `Document ${i}`,
+    sections: [{ text: `body of ${i}` }],
+    source: 'file' as const,
+    metadata: {},
+    ...extra,
+  };
+}

@@ -1,0 +1,279 @@
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  contentHash,
+  deriveDocumentId,
+  type IngestProgress,
+  type IngestResult,
+} from '../src/index.js';
+import { openJournal } from '../src/node/index.js';
+import { type Call, client, doc, json, mockFetch } from './helpers.js';
+
+const ok = (c: Call) =>
+  json({
+    already_existed: false,
+    document_id: (c.body as { document: { id: string } }).document.id,
+  });
+
+function tmp(name: string) {
+  return join(mkdtempSync(join(tmpdir(), 'kis-ingest-')), name);
+}
+
+describe('ingestMany', () => {
+  it('yields one result per document and a summary; a failure never stops the rest', async () => {
+    const { fetch } = mockFetch((c) => {
+      const id = (c.body as { document: { id: string } }).document.id;
+      if (id === 'doc-3') return json({ detail: 'bad pair' }, 404);
+      return json({ already_existed: id === 'doc-5', document_id: id });
+    });
+    const kis = client(fetch);
+    const items = [
+      ...Array.from({ length: 8 }, (_, i) => ({ document: doc(i), ref: `in.jsonl:${i + 1}` })),
+      { document: { ...doc(8), sections: 'oops' }, ref: 'in.jsonl:9' },
+    ];
+    const run = kis.ingestMany(items as never, { ccPairId: 2, concurrency: 3 });
+    const results: IngestResult[] = [];
+    for await (const r of run) results.push(r);
+    const s = await run.summary;
+    expect(results).toHaveLength(9);
+    expect(new Set(results.map((r) => r.index))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7, 8]));
+    const byRef = Object.fromEntries(results.map((r) => [r.ref, r]));
+    expect(byRef['in.jsonl:4']).toMatchObject({
+      status: 'failed',
+      documentId: 'doc-3',
+      attempts: 1,
+    });
+    expect(byRef['in.jsonl:4']?.error?.status).toBe(404);
+    expect(byRef['in.jsonl:6']).toMatchObject({ status: 'updated' });
+    expect(byRef['in.jsonl:9']).toMatchObject({ status: 'failed', attempts: 0, documentId: null });
+    expect(byRef['in.jsonl:9']?.error?.message).toContain(
+      '(in.jsonl:9): document.sections: must be array',
+    );
+    expect(byRef['in.jsonl:1']).toMatchObject({
+      status: 'created',
+      ccPairId: 2,
+      documentId: 'doc-0',
+    });
+    expect(s).toMatchObject({
+      total: 9,
+      created: 6,
+      updated: 1,
+      failed: 2,
+      skipped: 0,
+      aborted: 0,
+      retried: 0,
+      cancelled: false,
+    });
+    expect(s.elapsedMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('respects the concurrency bound and pulls from the source only as slots free', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let completed = 0;
+    let pulled = 0;
+    let maxAhead = 0;
+    const { fetch } = mockFetch(async (c) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 1));
+      inFlight--;
+      completed++;
+      return ok(c);
+    });
+    function* source() {
+      for (let i = 0; i < 300; i++) {
+        pulled++;
+        maxAhead = Math.max(maxAhead, pulled - completed);
+        yield doc(i);
+      }
+    }
+    const s = await client(fetch).ingestMany(source(), { concurrency: 5 }).done();
+    expect(s.created).toBe(300);
+    expect(maxInFlight).toBe(5);
+    expect(maxAhead).toBeLessThanOrEqual(6);
+  });
+
+  it('accepts async iterables and per-item ccPairId; derives ids for documents without one', async () => {
+    const { fetch, calls } = mockFetch(ok);
+    async function* source() {
+      yield { document: { ...doc(1), id: undefined, semantic_identifier: 'A b/c' }, ccPairId: 9 };
+      yield doc(2);
+    }
+    const results: IngestResult[] = [];
+    const s = await client(fetch)
+      .ingestMany(source() as never, { ccPairId: 3, onResult: (r) => results.push(r) })
+      .done();
+    expect(s.created).toBe(2);
+    const bodies = calls.map((c) => c.body as { cc_pair_id?: number; document: { id: string } });
+    expect(bodies.find((b) => b.cc_pair_id === 9)?.document.id).toBe('ingestion_api_A b/c');
+    expect(bodies.find((b) => b.cc_pair_id === 3)?.document.id).toBe('doc-2');
+    expect(results.map((r) => r.documentId).sort()).toEqual(
+      ['doc-2', 'ingestion_api_A b/c'].sort(),
+    );
+    expect(deriveDocumentId('A b/c')).toBe('ingestion_api_A_b%2Fc');
+  });
+
+  it('slows down on 429/503 (AIMD) and recovers', async () => {
+    let n = 0;
+    const seen: IngestProgress[] = [];
+    const { fetch } = mockFetch(async (c) => {
+      n++;
+      await new Promise((r) => setTimeout(r, 1));
+      if (n > 20 && n <= 40) return json({ detail: 'slow down' }, 429, { 'retry-after-ms': '1' });
+      return ok(c);
+    });
+    const s = await client(fetch, { maxRetries: 10 })
+      .ingestMany(
+        Array.from({ length: 400 }, (_, i) => doc(i)),
+        { concurrency: 16, onProgress: (p) => seen.push(p) },
+      )
+      .done();
+    expect(s.created).toBe(400);
+    expect(s.failed).toBe(0);
+    expect(s.retried).toBeGreaterThanOrEqual(20);
+    const limits = seen.map((p) => p.concurrency);
+    expect(Math.min(...limits)).toBeLessThanOrEqual(4);
+    expect(limits.at(-1)).toBe(16);
+    for (const p of seen) expect(p.inFlight).toBeLessThanOrEqual(16);
+  });
+
+  it('cancellation by AbortSignal: no new requests, in-flight reported aborted, nothing double-counted', async () => {
+    const ac = new AbortController();
+    let started = 0;
+    const { fetch } = mockFetch(async (c) => {
+      started++;
+      if (started === 20) setTimeout(() => ac.abort(), 0);
+      await new Promise((r) => setTimeout(r, 5));
+      return ok(c);
+    });
+    const abortable: typeof globalThis.fetch = (input, init) =>
+      new Promise((resolve, reject) => {
+        init?.signal?.addEventListener('abort', () =>
+          reject(new DOMException('aborted', 'AbortError')),
+        );
+        fetch(input, init).then(resolve, reject);
+      });
+    let pulled = 0;
+    function* source() {
+      for (let i = 0; i < 1000; i++) {
+        pulled++;
+        yield doc(i);
+      }
+    }
+    const results: IngestResult[] = [];
+    const run = client(abortable).ingestMany(source(), { concurrency: 4, signal: ac.signal });
+    for await (const r of run) results.push(r);
+    const s = await run.done();
+    const startedAtAbort = started;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(started).toBe(startedAtAbort); // nothing started after the run ended
+    expect(s.cancelled).toBe(true);
+    expect(s.aborted).toBeGreaterThan(0);
+    expect(results).toHaveLength(pulled); // every pulled document has exactly one result
+    expect(new Set(results.map((r) => r.index)).size).toBe(results.length);
+    expect(s.total).toBe(results.length);
+    expect(s.created + s.aborted).toBe(s.total);
+    expect(pulled).toBeLessThan(1000);
+    for (const r of results.filter((x) => x.status === 'aborted'))
+      expect(r.error?.name).toBe('APIUserAbortError');
+  });
+
+  it('leaving the loop early cancels the run', async () => {
+    const { fetch, calls } = mockFetch(ok);
+    const run = client(fetch).ingestMany(
+      Array.from({ length: 500 }, (_, i) => doc(i)),
+      { concurrency: 2 },
+    );
+    let seen = 0;
+    for await (const _r of run) if (++seen === 5) break;
+    const s = await run.summary;
+    expect(s.cancelled).toBe(true);
+    expect(calls.length).toBeLessThan(50);
+  });
+
+  it('a throwing source rejects done() after in-flight documents finish', async () => {
+    const { fetch } = mockFetch(ok);
+    const results: IngestResult[] = [];
+    function* source() {
+      yield doc(1);
+      yield doc(2);
+      throw new Error('export.jsonl:3: not JSON');
+    }
+    await expect(
+      client(fetch)
+        .ingestMany(source(), { onResult: (r) => results.push(r) })
+        .done(),
+    ).rejects.toThrow('export.jsonl:3: not JSON');
+    expect(results.map((r) => r.status)).toEqual(['created', 'created']);
+  });
+
+  it('rejects bad options and sources with clear errors', () => {
+    const kis = client(mockFetch(ok).fetch);
+    expect(() => kis.ingestMany([], { concurrency: 0 })).toThrow(
+      /concurrency must be an integer ≥ 1/,
+    );
+    expect(() => kis.ingestMany([], { ccPairId: -2 })).toThrow(/ccPairId must be an integer ≥ 0/);
+    expect(() => kis.ingestMany(42 as never)).toThrow(/Iterable or AsyncIterable/);
+    const run = kis.ingestMany([]);
+    void run.done();
+    expect(() => run[Symbol.asyncIterator]()).toThrow(/iterate the run before calling done/);
+  });
+});
+
+describe('journal (resume)', () => {
+  it('a re-run skips acknowledged documents with the same content and re-sends changed ones', async () => {
+    const path = tmp('j.jsonl');
+    const { fetch, calls } = mockFetch(ok);
+    const kis = client(fetch);
+    const docs = Array.from({ length: 10 }, (_, i) => doc(i));
+    let journal = openJournal(path);
+    expect((await kis.ingestMany(docs, { journal, ccPairId: 1 }).done()).created).toBe(10);
+    journal.close();
+    expect(calls).toHaveLength(10);
+    journal = openJournal(path);
+    expect(journal.size).toBe(10);
+    const changed = docs.map((d, i) => (i === 4 ? { ...d, sections: [{ text: 'new text' }] } : d));
+    const s = await kis.ingestMany(changed, { journal, ccPairId: 1 }).done();
+    expect(s).toMatchObject({ skipped: 9, created: 1 });
+    expect(calls).toHaveLength(11);
+    // the pair id is part of the content: another pair re-sends everything
+    const s2 = await kis.ingestMany(changed, { journal, ccPairId: 2 }).done();
+    expect(s2.created).toBe(10);
+    journal.close();
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    expect(JSON.parse(lines[0] as string)).toEqual({ kis: 'ingest-journal', v: 1 });
+    expect(lines).toHaveLength(1 + 10 + 1 + 10);
+    const entry = JSON.parse(lines[1] as string);
+    expect(Object.keys(entry).sort()).toEqual(['at', 'ccPairId', 'hash', 'id', 'status']);
+    expect(entry.hash).toBe(await contentHash({ document: docs[0], cc_pair_id: 1 }));
+  });
+
+  it('tolerates a torn last line and refuses a file that is not a journal', () => {
+    const path = tmp('torn.jsonl');
+    const j = openJournal(path);
+    j.record({ id: 'a', hash: 'h1', status: 'created', ccPairId: null, at: 'now' });
+    j.close();
+    appendFileSync(path, '{"id":"b","hash":"h2","sta');
+    const again = openJournal(path);
+    expect(again.repaired).toBe(true);
+    expect(again.has('a', 'h1')).toBe(true);
+    expect(again.has('b', 'h2')).toBe(false);
+    again.record({ id: 'c', hash: 'h3', status: 'updated', ccPairId: 1, at: 'now' });
+    again.close();
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines.filter(Boolean).map((l) => JSON.parse(l).id ?? 'header')).toEqual([
+      'header',
+      'a',
+      'c',
+    ]);
+    const data = tmp('data.jsonl');
+    writeFileSync(data, '{"document":{}}\n');
+    expect(() => openJournal(data)).toThrow(/is not a kis ingest journal/);
+    const damaged = tmp('damaged.jsonl');
+    writeFileSync(damaged, '{"kis":"ingest-journal","v":1}\nnot json\n{"id":"x","hash":"y"}\n');
+    expect(() => openJournal(damaged)).toThrow(/damaged.jsonl:2: not valid JSON/);
+  });
+});

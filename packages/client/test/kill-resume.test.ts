@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { contentHash, type IngestSummary, normalizeDocumentId } from '../src/index.js';
+import { startLoopback } from './loopback.js';
+
+const CHILD = fileURLToPath(new URL('./fixtures/ingest-child.mjs', import.meta.url));
+const KEY = 'kill-test-key-SECRET-91';
+
+function runChild(env: Record<string, string>) {
+  const child = spawn(process.execPath, [CHILD], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, exited, output: () => out, errors: () => err };
+}
+
+async function until(cond: () => boolean, what: string, timeoutMs = 20_000) {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function journalIds(path: string): Map<string, string> {
+  const map = new Map<string, string>();
+  const lines = readFileSync(path, 'utf8').split('\n').slice(1);
+  for (const line of lines) {
+    if (!line) continue;
+    const e = JSON.parse(line);
+    map.set(e.id, e.hash);
+  }
+  return map;
+}
+
+describe('resume after SIGKILL', () => {
+  it('a run killed twice mid-way completes on the next run: nothing lost, journal consistent', async () => {
+    const server = await startLoopback({ delayMs: 2, seed: 7 }, KEY);
+    const dir = mkdtempSync(join(tmpdir(), 'kis-kill-'));
+    const N = 1200;
+    const env = {
+      KIS_BASE_URL: server.url,
+      KIS_API_KEY: KEY,
+      KIS_JOURNAL: join(dir, 'journal.jsonl'),
+      KIS_N: String(N),
+    };
+    try {
+      for (const fraction of [0.25, 0.55]) {
+        const c = runChild(env);
+        await until(() => server.docs.size >= N * fraction, `${fraction * 100}% stored`);
+        c.child.kill('SIGKILL');
+        const { signal } = await c.exited;
+        expect(signal).toBe('SIGKILL');
+        // requests of the dead process that the server is still handling land before we look
+        await until(() => server.inFlight === 0, 'the server to finish in-flight requests');
+        expect(c.output()).not.toContain('SUMMARY');
+        // journal consistent: everything it acknowledges is on the server with that content
+        const acked = journalIds(env.KIS_JOURNAL);
+        expect(acked.size).toBeGreaterThan(0);
+        for (const [id, hash] of acked) {
+          const stored = server.docs.get(id);
+          expect(stored, id).toBeDefined();
+          expect(await contentHash(stored?.body)).toBe(hash);
+        }
+      }
+      const ackedBefore = journalIds(env.KIS_JOURNAL).size;
+      const storedBefore = server.docs.size;
+      expect(storedBefore).toBeLessThan(N);
+
+      const last = runChild(env);
+      const { code } = await last.exited;
+      expect(last.errors()).toBe('');
+      expect(code).toBe(0);
+      const line = last
+        .output()
+        .split('\n')
+        .find((l) => l.startsWith('SUMMARY '));
+      const summary = JSON.parse(String(line).slice('SUMMARY '.length)) as IngestSummary;
+
+      const expected = new Set(
+        Array.from({ length: N }, (_, i) => normalizeDocumentId(`gen/${i}.md`)),
+      );
+      expect(new Set(server.docs.keys())).toEqual(expected);
+      expect(summary.failed).toBe(0);
+      expect(summary.total).toBe(N);
+      expect(summary.skipped).toBe(ackedBefore);
+      // stored but not yet journaled when killed → re-sent as an upsert
+      expect(summary.updated).toBe(storedBefore - ackedBefore);
+      expect(summary.created).toBe(N - storedBefore);
+      const finalJournal = journalIds(env.KIS_JOURNAL);
+      expect(new Set(finalJournal.keys())).toEqual(expected);
+      expect(readFileSync(env.KIS_JOURNAL, 'utf8')).not.toContain(KEY);
+    } finally {
+      await server.close();
+    }
+  });
+});
