@@ -100,6 +100,7 @@ export class LightRequest {
 }
 
 const RETRYABLE_UNSAFE = new Set([408, 429, 503]);
+const BUCKET_MEMBERS = 32;
 const PRE_SEND_CODES = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -137,6 +138,8 @@ interface Bucket {
   timedOut: boolean;
   /** Attempts using it now. */
   pending: number;
+  /** Attempts that used it (capped: fetch scans a signal's listeners on every request). */
+  members: number;
   /** No new attempt joins after this time (ms since epoch). */
   closesAt: number;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -169,8 +172,14 @@ export function createTransport(config: TransportConfig): TransportFetch {
     }
     const now = Date.now();
     const current = byTimeout.get(timeoutMs);
-    if (current && now < current.closesAt && !current.controller.signal.aborted) {
+    if (
+      current &&
+      now < current.closesAt &&
+      current.members < BUCKET_MEMBERS &&
+      !current.controller.signal.aborted
+    ) {
       current.pending++;
+      current.members++;
       return current;
     }
     if (current && current.pending === 0) dispose(current);
@@ -180,6 +189,7 @@ export function createTransport(config: TransportConfig): TransportFetch {
       controller: new AbortController(),
       timedOut: false,
       pending: 1,
+      members: 1,
       closesAt: now + window,
       timer: undefined,
       scope,
@@ -200,7 +210,12 @@ export function createTransport(config: TransportConfig): TransportFetch {
   }
 
   function release(bucket: Bucket): void {
-    if (--bucket.pending === 0 && Date.now() >= bucket.closesAt) dispose(bucket);
+    if (
+      --bucket.pending === 0 &&
+      (bucket.members >= BUCKET_MEMBERS || Date.now() >= bucket.closesAt)
+    ) {
+      dispose(bucket);
+    }
   }
 
   function dispose(bucket: Bucket): void {
