@@ -1,6 +1,9 @@
 // The HTTP application (hono): one route per operation of the spec under `/api`, each going
 // through the same pipeline: bearer auth, parameter parsing, body parsing and validation against
-// the spec, then the operation's handler. Outside `/api`: the admin page and the state view.
+// the spec, then the operation's handler. Outside `/api`: the admin page, the state view and the
+// HTML API reference (`/docs`).
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -221,6 +224,22 @@ async function readFormBody(
   return { form, issues };
 }
 
+/** The HTML API reference shipped by @kis/spec (`redocly build-docs`), read once when first asked. */
+let referencePage: Promise<string> | undefined;
+
+async function readReference(): Promise<string | undefined> {
+  try {
+    referencePage ??= readFile(
+      createRequire(import.meta.url).resolve('@kis/spec/reference.html'),
+      'utf8',
+    );
+    return await referencePage;
+  } catch {
+    referencePage = undefined; // not built (yet): look again next time
+    return undefined;
+  }
+}
+
 export function createApp(options: AppOptions): Hono {
   const { store, validators, keys } = options;
   const handlers = createHandlers({
@@ -235,7 +254,8 @@ export function createApp(options: AppOptions): Hono {
       '*',
       cors({
         origin: options.corsOrigin,
-        allowHeaders: ['authorization', 'content-type'],
+        // x-kis-retry-count: sent by @kis/client on every request (the web console needs it).
+        allowHeaders: ['authorization', 'content-type', 'x-kis-retry-count'],
         allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       }),
     );
@@ -345,6 +365,14 @@ export function createApp(options: AppOptions): Hono {
       : c.json(doc);
   });
   app.get('/_emulator/health', (c) => c.json({ status: 'ok' }));
+  const docs = async (c: Context): Promise<Response> => {
+    const html = await readReference();
+    return html === undefined
+      ? detail(404, 'The API reference is not built: run `pnpm --filter @kis/spec build`')
+      : c.html(html);
+  };
+  app.get('/docs', docs);
+  app.get('/docs/', docs);
   const adminOnly = (c: Context): Response | undefined => {
     const role = keys.roleOf(c.req.header('authorization'));
     if (role === undefined) return detail(401, 'Missing or invalid API key');

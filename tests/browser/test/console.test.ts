@@ -1,0 +1,345 @@
+// The ingestion console (apps/web, built) in Chromium against the emulator, which answers CORS for
+// the console's origin: connect, list credentials, set up a connector, ingest files chosen with the
+// file input and dropped on the drop zone, and cancel a slow run.
+import { type Emulator, startEmulator } from '@kis/emulator';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Browser,
+  consoleDist,
+  launchBrowser,
+  type StaticServer,
+  screenshot,
+  serveStatic,
+} from './helpers.js';
+
+let site: StaticServer;
+let browser: Browser;
+const emulators: Emulator[] = [];
+
+beforeAll(async () => {
+  site = await serveStatic(consoleDist());
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+afterEach(async () => {
+  await Promise.all(emulators.splice(0).map((e) => e.close()));
+});
+
+async function emulator(options: { latencyMs?: number } = {}): Promise<Emulator> {
+  const e = await startEmulator({ port: 0, corsOrigin: site.origin, ...options });
+  emulators.push(e);
+  return e;
+}
+
+/** Opens the console for an emulator and connects with its admin key. */
+async function openConsole(e: Emulator) {
+  const tab = await browser.newPage();
+  const { page } = tab;
+  await page.goto(`${site.origin}/?baseUrl=${encodeURIComponent(e.baseUrl)}`);
+  expect(await page.inputValue('#base-url')).toBe(e.baseUrl);
+  await page.fill('#api-key', e.adminKey);
+  await page.click('button[type=submit]:has-text("Connect")');
+  await page.locator('#settings-status', { hasText: 'Connected to' }).waitFor();
+  return tab;
+}
+
+/** The results list as `{ ref: [status, detail] }`. */
+async function results(page: Page): Promise<Record<string, [string, string]>> {
+  const rows = await page.$$eval('#results li', (lis) =>
+    lis.map((li) => [
+      li.querySelector('.ref')?.textContent ?? '',
+      li.querySelector('.badge')?.textContent ?? '',
+      li.querySelector('.detail')?.textContent ?? '',
+    ]),
+  );
+  return Object.fromEntries(rows.map(([ref, status, detail]) => [ref, [status, detail]]));
+}
+
+async function waitForRunEnd(page: Page, head: 'Done' | 'Cancelled'): Promise<string> {
+  const status = page.locator('#ingest-status', { hasText: new RegExp(`^${head}:`) });
+  await status.waitFor({ timeout: 30_000 });
+  return (await status.textContent()) ?? '';
+}
+
+function file(name: string, mimeType: string, text: string) {
+  return { name, mimeType, buffer: Buffer.from(text, 'utf8') };
+}
+
+describe('ingestion console', () => {
+  it('connects, lists credentials, and sets up a connector showing its ids', async () => {
+    const e = await emulator();
+    const { page, errors, consoleLines } = await openConsole(e);
+
+    // Credential 0 (the emulator's default) is listed.
+    const rows = await page.$$eval('#credentials-table tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    );
+    expect(rows).toContainEqual(['0', expect.any(String), 'not_applicable', expect.any(String)]);
+    expect(await page.textContent('#credentials-status')).toBe('1 credential.');
+
+    // Validation names the field and sends nothing.
+    await page.click('#create-connector');
+    expect(await page.textContent('#connector-status')).toBe('Name: required');
+    expect(await page.getAttribute('#connector-name', 'aria-invalid')).toBe('true');
+    expect(e.state.connectors({ all: true })).toHaveLength(1);
+
+    await page.fill('#connector-name', 'Console files');
+    await page.fill('#connector-source', 'file');
+    await page.selectOption('#connector-access-type', 'private');
+    await page.click('#create-connector');
+    await page.locator('#connector-status', { hasText: 'created and associated' }).waitFor();
+
+    const connector = e.state.connectors().find((c) => c.name === 'Console files');
+    expect(connector).toBeDefined();
+    const pair = e.state.pairs().find((p) => p.connector_id === connector!.id);
+    expect(pair).toBeDefined();
+    expect(await page.textContent('#result-connector-id')).toBe(String(connector!.id));
+    expect(await page.textContent('#result-credential-id')).toBe('0');
+    expect(await page.textContent('#result-pair-id')).toBe(String(pair!.id));
+    expect(await page.inputValue('#cc-pair')).toBe(String(pair!.id));
+    expect(connector!.access_type).toBe('private');
+
+    // A bad source comes back with the server's reason; nothing is left half-created.
+    await page.fill('#connector-name', 'Wrong source');
+    await page.fill('#connector-source', 'no_such_source');
+    await page.click('#create-connector');
+    await page.locator('#connector-status[data-kind=error]').waitFor();
+    expect(await page.textContent('#connector-status')).toMatch(/source/);
+    expect(e.state.connectors({ all: true }).map((c) => c.name)).not.toContain('Wrong source');
+
+    // The key is never written to the page, local storage or the console.
+    const stored = await page.evaluate(() =>
+      JSON.stringify({ ...localStorage, ...sessionStorage }),
+    );
+    expect(stored).not.toContain(e.adminKey);
+    expect(await page.content()).not.toContain(e.adminKey);
+    expect(consoleLines.join('\n')).not.toContain(e.adminKey);
+    expect(errors).toEqual([]);
+    await page.fill('#connector-source', 'file');
+    await screenshot(page, 'console-connector');
+    await page.close();
+  });
+
+  it('ingests chosen and dropped files, with per-file results and the server state to match', async () => {
+    const e = await emulator();
+    const { page, errors } = await openConsole(e);
+
+    const pair = await (async () => {
+      await page.fill('#connector-name', 'Dropped files');
+      await page.click('#create-connector');
+      await page.locator('#connector-status', { hasText: 'created and associated' }).waitFor();
+      return Number(await page.inputValue('#cc-pair'));
+    })();
+    expect(pair).toBeGreaterThan(1);
+
+    await page.setInputFiles('#file-input', [
+      file('notes.txt', 'text/plain', 'Plain notes.\nSecond line.'),
+      file('guide.md', 'text/markdown', 'Intro\n\n# The guide\n\nSome *markdown*.'),
+      file(
+        'page.html',
+        'text/html',
+        '<!doctype html><html><head><title>Hello page</title><style>p{}</style></head>' +
+          '<body><h1>Heading</h1><p>Para one</p><script>steal()</script><p>Para two</p></body></html>',
+      ),
+      file(
+        'prepared.json',
+        'application/json',
+        JSON.stringify({
+          document: {
+            id: 'prepared-1',
+            semantic_identifier: 'Prepared document',
+            sections: [{ text: 'Made elsewhere', link: 'https://example.com/p1' }],
+            metadata: { team: 'docs' },
+          },
+        }),
+      ),
+      file(
+        'wrong-pair.json',
+        'application/json',
+        JSON.stringify({
+          document: { semantic_identifier: 'Lost', sections: [{ text: 'x' }], metadata: {} },
+          cc_pair_id: 9999,
+        }),
+      ),
+      file('broken.json', 'application/json', '{"document": '),
+      file('picture.png', 'image/png', 'not really a picture'),
+    ]);
+    const summary = await waitForRunEnd(page, 'Done');
+    expect(summary).toMatch(/^Done: 4 created, 0 updated, 3 failed in /);
+
+    const r = await results(page);
+    expect(r['notes.txt']).toEqual(['created', 'document ingestion_api_notes.txt']);
+    expect(r['guide.md']).toEqual(['created', 'document ingestion_api_guide.md']);
+    expect(r['page.html']).toEqual(['created', 'document ingestion_api_page.html']);
+    expect(r['prepared.json']).toEqual(['created', 'document prepared-1']);
+    expect(r['wrong-pair.json']?.[0]).toBe('failed');
+    expect(r['wrong-pair.json']?.[1]).toMatch(/9999/); // the server's 404 reason
+    expect(r['broken.json']?.[0]).toBe('failed');
+    expect(r['broken.json']?.[1]).toMatch(/^not valid JSON/);
+    expect(r['picture.png']).toEqual([
+      'failed',
+      'unsupported file type: expected .txt, .md, .html or .json',
+    ]);
+    expect(
+      await page.$eval('#progress', (p) => [
+        (p as HTMLProgressElement).value,
+        (p as HTMLProgressElement).max,
+      ]),
+    ).toEqual([7, 7]);
+
+    // What the server stored.
+    const docs = e.state.documents();
+    expect(docs.map((d) => d.id).sort()).toEqual(
+      [
+        'ingestion_api_guide.md',
+        'ingestion_api_notes.txt',
+        'ingestion_api_page.html',
+        'prepared-1',
+      ].sort(),
+    );
+    const html = e.state.document('ingestion_api_page.html')!;
+    expect(html.title).toBe('Hello page');
+    expect(html.semantic_identifier).toBe('page.html');
+    expect(html.sections[0]).toMatchObject({ text: 'Heading\nPara one\nPara two' });
+    expect(html.metadata).toEqual({ file_name: 'page.html', content_type: 'text/html' });
+    expect(e.state.document('ingestion_api_guide.md')!.title).toBe('The guide');
+    expect(e.state.document('ingestion_api_notes.txt')!.sections[0]).toMatchObject({
+      text: 'Plain notes.\nSecond line.',
+    });
+    const pairDocs = await fetch(`${e.baseUrl}/svc-api/connector-docs/${pair}`, {
+      headers: { authorization: `Bearer ${e.adminKey}` },
+    }).then((res) => res.json() as Promise<{ document_id: string }[]>);
+    // The run's pair applies to every file (prepared.json names none).
+    expect(pairDocs.map((d) => d.document_id).sort()).toEqual(
+      [
+        'ingestion_api_guide.md',
+        'ingestion_api_notes.txt',
+        'ingestion_api_page.html',
+        'prepared-1',
+      ].sort(),
+    );
+    await screenshot(page, 'console-ingested');
+
+    // Drop on the drop zone: a changed notes.txt (an update) and a new Markdown file.
+    const dataTransfer = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['Plain notes, revised.'], 'notes.txt', { type: 'text/plain' }));
+      dt.items.add(new File(['# Dropped\n\nBody'], 'dropped.md', { type: 'text/markdown' }));
+      return dt;
+    });
+    await page.dispatchEvent('#drop-zone', 'dragover', { dataTransfer });
+    expect(await page.getAttribute('#drop-zone', 'class')).toContain('over');
+    await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer });
+    expect(await waitForRunEnd(page, 'Done')).toMatch(/^Done: 1 created, 1 updated, 0 failed/);
+    const dropped = await results(page);
+    expect(dropped).toEqual({
+      'notes.txt': ['updated', 'document ingestion_api_notes.txt'],
+      'dropped.md': ['created', 'document ingestion_api_dropped.md'],
+    });
+    expect(await page.getAttribute('#drop-zone', 'class')).not.toContain('over');
+    expect(e.state.document('ingestion_api_notes.txt')!.sections[0]).toMatchObject({
+      text: 'Plain notes, revised.',
+    });
+    expect(e.state.document('ingestion_api_dropped.md')!.title).toBe('Dropped');
+    expect(e.state.documents()).toHaveLength(5);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('cancels a slow run: no new document is sent and the rest are reported cancelled', async () => {
+    const e = await emulator({ latencyMs: 250 });
+    const { page, errors } = await openConsole(e);
+    const total = 60;
+    await page.setInputFiles(
+      '#file-input',
+      Array.from({ length: total }, (_, i) => file(`doc-${i}.txt`, 'text/plain', `Document ${i}`)),
+    );
+    await page.locator('#results li.created').first().waitFor();
+    expect(await page.isEnabled('#cancel')).toBe(true);
+    await page.click('#cancel');
+    const summary = await waitForRunEnd(page, 'Cancelled');
+    expect(await page.isDisabled('#cancel')).toBe(true);
+
+    const r = Object.values(await results(page));
+    const count = (status: string) => r.filter(([s]) => s === status).length;
+    const created = count('created');
+    const aborted = count('aborted'); // in flight when cancelled
+    const notSent = count('not sent'); // never started
+    expect(created).toBeGreaterThanOrEqual(1);
+    expect(notSent).toBeGreaterThan(0);
+    expect(created + aborted + notSent).toBe(total);
+    expect(count('failed')).toBe(0);
+    expect(summary).toMatch(
+      new RegExp(
+        `^Cancelled: ${created} created, 0 updated, 0 failed, ` +
+          (aborted > 0 ? `${aborted} cancelled, ` : '') +
+          `${notSent} not sent in `,
+      ),
+    );
+    // Every created document is stored; the documents never sent are not.
+    const stored = new Set(e.state.documents({ limit: -1 }).map((d) => d.id));
+    expect(stored.size).toBeGreaterThanOrEqual(created);
+    expect(stored.size).toBeLessThanOrEqual(created + aborted);
+    const notSentRefs = Object.entries(await results(page))
+      .filter(([, [s]]) => s === 'not sent')
+      .map(([ref]) => `ingestion_api_${ref}`);
+    expect(notSentRefs.filter((id) => stored.has(id))).toEqual([]);
+    // One more (slow) request from here: when it is answered, the requests the browser had in flight
+    // have been answered too, so closing the emulator does not cut them off.
+    const sentinel = await fetch(`${e.baseUrl}/svc-api/ingestion`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${e.adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        document: { semantic_identifier: 'sentinel', sections: [{ text: 's' }], metadata: {} },
+      }),
+    });
+    expect(sentinel.status).toBe(200);
+    expect(e.state.documents({ limit: -1 }).length).toBeLessThanOrEqual(created + aborted + 1);
+    await screenshot(page, 'console-cancelled');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('is usable from the keyboard: labelled controls, focus order, visible focus', async () => {
+    const e = await emulator();
+    const { page } = await browser.newPage();
+    await page.goto(`${site.origin}/?baseUrl=${encodeURIComponent(e.baseUrl)}`);
+
+    // Every form control has an accessible name.
+    const unlabelled = await page.$$eval('input, select, textarea, button', (els) =>
+      els
+        .filter((el) => {
+          const labels = (el as HTMLInputElement).labels;
+          const text = el.getAttribute('aria-label') ?? el.textContent?.trim() ?? '';
+          return (labels === null || labels.length === 0) && text === '';
+        })
+        .map((el) => el.id || el.outerHTML),
+    );
+    expect(unlabelled).toEqual([]);
+
+    // Connect with the keyboard only: focus the base URL, tab to the key, type, Enter.
+    await page.focus('#base-url');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('api-key');
+    const outline = await page.evaluate(
+      () => getComputedStyle(document.activeElement as Element).outlineStyle,
+    );
+    expect(outline).toBe('solid');
+    await page.keyboard.type(e.adminKey);
+    await page.keyboard.press('Enter');
+    await page.locator('#settings-status', { hasText: 'Connected to' }).waitFor();
+
+    // The file input is reachable by Tab and enabled once connected; results are announced.
+    expect(await page.isEnabled('#file-input')).toBe(true);
+    await page.focus('#cc-pair');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('file-input');
+    expect(await page.getAttribute('#results', 'aria-live')).toBe('polite');
+    expect(await page.getAttribute('#ingest-status', 'role')).toBe('status');
+    await page.close();
+  });
+});
