@@ -103,7 +103,7 @@ describe('ingestion console', () => {
     expect(await page.inputValue('#cc-pair')).toBe(String(pair!.id));
     expect(connector!.access_type).toBe('private');
 
-    // A bad source comes back with the server's reason; nothing is left half-created.
+    // A source no credential serves is refused before anything is created (setupConnector).
     await page.fill('#connector-name', 'Wrong source');
     await page.fill('#connector-source', 'no_such_source');
     await page.click('#create-connector');

@@ -59,7 +59,7 @@ describe('emulator admin page', () => {
 
     await page.goto(`${emulator.url}/`);
     await page.locator('h1').first().waitFor();
-    expect(await page.locator('body').innerText()).not.toContain(name);
+    expect(await page.locator('body').textContent()).not.toContain(name);
     expect(emulator.state.connectors().map((c) => c.name)).not.toContain(name);
 
     const associated = await api<{ success: boolean; data: number }>(
@@ -71,7 +71,7 @@ describe('emulator admin page', () => {
 
     await page.reload();
     await page.getByText(name).first().waitFor();
-    expect(await page.locator('body').innerText()).toContain(`pair ${associated.body.data}`);
+    expect(await page.locator('body').textContent()).toContain(`pair ${associated.body.data}`);
     expect(emulator.state.connectors().map((c) => c.name)).toContain(name);
     await screenshot(page, 'emulator-admin');
     expect(errors).toEqual([]);
@@ -142,7 +142,7 @@ describe('API reference (/docs)', () => {
       const heading = section.locator('h1, h2', { hasText: op.summary }).first();
       await heading.waitFor();
       expect((await heading.textContent())?.trim(), op.operationId).toBe(op.summary);
-      expect(await section.innerText(), op.operationId).toContain(op.path);
+      expect(await section.textContent(), op.operationId).toContain(op.path);
     };
     for (const op of operations) await open(op);
     await open(operations.find((o) => o.operationId === 'ingestDocument')!);
