@@ -4,15 +4,20 @@
 // updates the same documents (`already_existed: true`) instead of duplicating them.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createKisClient } from '@kis/client';
 import { startEmulator } from '@kis/emulator';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const stateDir = join(root, '.kis');
+// KIS_STATE_DIR moves the state (the tests use a temporary directory).
+const stateDir = process.env.KIS_STATE_DIR
+  ? resolve(process.env.KIS_STATE_DIR)
+  : join(root, '.kis');
 mkdirSync(stateDir, { recursive: true });
 const dbPath = join(stateDir, 'emulator.db');
+/** A path as the user would type it from the repository root. */
+const shown = (path) => (relative(root, path).startsWith('..') ? path : relative(root, path));
 const statePath = join(stateDir, 'main-job.json');
 const saved = existsSync(statePath) ? JSON.parse(readFileSync(statePath, 'utf8')) : {};
 
@@ -22,7 +27,10 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 // synchronous spawn would block the event loop the emulator answers on).
 function runApp(script, args, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
       stdout += chunk;
@@ -32,13 +40,18 @@ function runApp(script, args, env) {
   });
 }
 const step = (n, title) => say(`\n[${n}/4] ${title}`);
+const saveState = (changes) => {
+  Object.assign(saved, changes);
+  writeFileSync(statePath, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
+};
 
 // The admin key is stable across runs so the journal and saved ids stay meaningful; it is a
 // development key of this local emulator only, and it is never printed.
 const adminKey = saved.adminKey ?? `kis-dev-${crypto.randomUUID()}`;
+saved.adminKey = adminKey;
 const emulator = await startEmulator({ port: 0, dbPath, adminKey });
 say(`Knowledge Indexing Service emulator at ${emulator.baseUrl}`);
-say(`  state: ${relative(root, dbPath)} (SQLite, WAL); admin page: ${emulator.url}/`);
+say(`  state: ${shown(dbPath)} (SQLite, WAL); admin page: ${emulator.url}/`);
 
 let exitCode = 0;
 try {
@@ -62,12 +75,34 @@ try {
   }
 
   step(2, 'apps/connector-setup: create jira connectors, pick the credential, associate');
-  const setup = await runApp(join(root, 'apps/connector-setup/dist/main.js'), [], {
-    ...env,
-    KIS_PROJECT_KEYS: 'KIS,OPS',
-  });
-  for (const line of setup.stdout.trim().split('\n')) say(`  ${line}`);
-  if (setup.status !== 0) throw new Error(`connector-setup exited with ${setup.status}`);
+  // Connector creation is not idempotent: a second run reuses the connectors of the first.
+  let jiraConnectors = saved.jiraConnectors;
+  if (Array.isArray(jiraConnectors) && jiraConnectors.length > 0) {
+    for (const c of jiraConnectors) {
+      say(
+        `  project ${c.project_key}: connector ${c.connector_id} (cc_pair ${c.cc_pair_id}), set up by an earlier run`,
+      );
+    }
+    say(`  (delete ${shown(stateDir)}/ to start over)`);
+  } else {
+    const setup = await runApp(join(root, 'apps/connector-setup/dist/main.js'), [], {
+      ...env,
+      KIS_PROJECT_KEYS: 'KIS,OPS',
+      KIS_OUTPUT: 'json',
+    });
+    jiraConnectors = setup.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    for (const c of jiraConnectors) {
+      say(
+        `  project ${c.project_key}: connector ${c.connector_id} associated with credential ${c.credential_id} (cc_pair ${c.cc_pair_id})`,
+      );
+    }
+    if (setup.status !== 0) throw new Error(`connector-setup exited with ${setup.status}`);
+    saveState({ jiraConnectors });
+  }
 
   step(3, 'apps/folder-ingest: ingest apps/folder-ingest/samples into a file connector');
   const ingestEnv = { ...env };
@@ -82,7 +117,7 @@ try {
   if (ingest.status !== 0) throw new Error(`folder-ingest exited with ${ingest.status}`);
   const pairLine = ingest.stdout.match(/cc_pair (\d+)/);
   const ccPairId = pairLine ? Number(pairLine[1]) : saved.ccPairId;
-  writeFileSync(statePath, `${JSON.stringify({ adminKey, ccPairId }, null, 2)}\n`, { mode: 0o600 });
+  saveState({ ccPairId });
 
   step(4, 'What the emulator holds now');
   await emulator.waitForIndexing?.();

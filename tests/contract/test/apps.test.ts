@@ -1,7 +1,7 @@
 // The example apps, run as a user runs them (built, as child processes, configured by
 // environment): connector-setup against the Prism mock, folder-ingest against the emulator.
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,5 +86,38 @@ describe('apps/folder-ingest', () => {
     const resumed = await runApp('folder-ingest', withJournal, [samples]);
     expect(resumed.stdout).toMatch(/0 created, 0 updated, 5 skipped/);
     expect(first.stdout + second.stdout + resumed.stdout).not.toContain(env.KIS_API_KEY);
+  });
+});
+
+describe('the main job (pnpm start)', () => {
+  const script = fileURLToPath(new URL('../../../scripts/main-job.mjs', import.meta.url));
+  const mainJob = async (stateDir: string) => {
+    const { stdout, stderr } = await run(process.execPath, [script], {
+      env: { ...process.env, KIS_STATE_DIR: stateDir },
+    });
+    return { stdout, stderr };
+  };
+
+  it('sets up connectors and ingests the samples; a second run reuses the connectors and updates', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'kis-main-job-'));
+    const first = await mainJob(stateDir);
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toMatch(
+      /project KIS: connector \d+ associated with credential \d+ \(cc_pair \d+\)/,
+    );
+    expect(first.stdout).toMatch(/5 created, 0 updated, 0 skipped \(journal\), 0 failed/);
+    expect(first.stdout).toMatch(/indexing states: queued 0, indexed 5/);
+    const connectors = first.stdout.match(/project \w+: connector \d+/g);
+    expect(connectors).toHaveLength(2);
+
+    const second = await mainJob(stateDir);
+    expect(second.stderr).toBe('');
+    // connector creation is not idempotent: the second run must not create more
+    expect(second.stdout.match(/project \w+: connector \d+/g)).toEqual(connectors);
+    expect(second.stdout).toContain('set up by an earlier run');
+    expect(second.stdout).toMatch(/0 created, 5 updated/);
+    expect(second.stdout).toContain('(already_existed: true)');
+    const { adminKey } = JSON.parse(readFileSync(join(stateDir, 'main-job.json'), 'utf8'));
+    expect(first.stdout + second.stdout).not.toContain(adminKey);
   });
 });
