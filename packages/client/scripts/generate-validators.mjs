@@ -12,6 +12,7 @@ const require = createRequire(import.meta.url);
 const Ajv2020 = require('ajv/dist/2020').default;
 const standaloneCode = require('ajv/dist/standalone').default;
 const { fullFormats, fastFormats } = require('ajv-formats/dist/formats');
+const { DATE_TIME_PATTERN } = await import('@kis/spec/formats');
 
 export const TARGET = join(
   dirname(fileURLToPath(import.meta.url)),
@@ -57,7 +58,8 @@ function prepare(node, inLiteral = false) {
  * ajv-formats' definitions, taken as regular expressions so that Ajv inlines them into the
  * standalone code (no runtime import of the whole formats module): the "full" definition when it
  * is a RegExp, else the "fast" one (for date-time/date/time: the RFC 3339 shape without the
- * calendar check). `binary` (OpenAPI file parts) accepts anything.
+ * calendar check), except date-time, which takes @kis/spec/formats' pattern: the shape deployed
+ * servers accept. `binary` (OpenAPI file parts) accepts anything.
  */
 function formatsFromAjvFormats() {
   const out = { binary: true };
@@ -67,6 +69,8 @@ function formatsFromAjvFormats() {
     const pick = [full, full?.validate, fast, fast?.validate].find((f) => f instanceof RegExp);
     if (pick) out[name] = pick;
   }
+  // date-time as deployed servers read it (ISO 8601, offset optional), not RFC 3339 only
+  out['date-time'] = DATE_TIME_PATTERN;
   return out;
 }
 

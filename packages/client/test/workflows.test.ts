@@ -94,6 +94,20 @@ describe('client-side validation from the spec', () => {
     );
   });
 
+  it('accepts what deployed servers accept: a date-time without offset, a bare date, a null id', async () => {
+    for (const doc_updated_at of ['2026-11-22T17:25:02.123456', '2026-11-22 17:25', '2026-11-22']) {
+      expect(await checkIngestionRequest({ document: { ...doc(1), doc_updated_at } })).toEqual([]);
+    }
+    const { fetch, calls } = mockFetch(() =>
+      json({ already_existed: false, document_id: 'ingestion_api_Null_id' }),
+    );
+    const kis = client(fetch);
+    const r = await kis.ingestDocument({ ...doc(1), id: null, semantic_identifier: 'Null id' });
+    // the id is fixed client-side (the raw form the server derives) so retries are upserts
+    expect(calls[0]?.body).toMatchObject({ document: { id: 'ingestion_api_Null id' } });
+    expect(r.documentId).toBe('ingestion_api_Null_id');
+  });
+
   it('validate: false sends without checking', async () => {
     const { fetch, calls } = mockFetch(() => json({ already_existed: false, document_id: 'x' }));
     const kis = client(fetch);

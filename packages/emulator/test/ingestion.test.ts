@@ -109,6 +109,25 @@ describe('ingestDocument', () => {
     });
   });
 
+  it('reads a doc_updated_at without an offset as UTC, as deployed servers do', async () => {
+    for (const [id, given, stored] of [
+      ['naive', '2026-11-22T17:25:02.123456', '2026-11-22T17:25:02.123456Z'],
+      ['date-only', '2026-11-22', '2026-11-22T00:00:00Z'],
+      ['space', '2026-11-22 17:25', '2026-11-22T17:25:00Z'],
+      ['offset', '2026-11-22T17:25:02+0130', '2026-11-22T17:25:02+01:30'],
+    ] as const) {
+      const r = await ingest(doc({ id, doc_updated_at: given }));
+      expect(r.status, given).toBe(200);
+      expect(emulator.state.document(id)?.doc_updated_at).toBe(stored);
+    }
+  });
+
+  it('derives the id when document.id is null (deployed servers accept null)', async () => {
+    const r = await ingest(doc({ id: null, semantic_identifier: 'Null id' }));
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ document_id: 'ingestion_api_Null_id', already_existed: false });
+  });
+
   it('stores sections, metadata, owners and extra deployed fields', async () => {
     const owner = {
       display_name: 'Ada Lovelace',

@@ -111,11 +111,59 @@ describe('JSON bodies are validated against the spec (FastAPI-style 422)', () =>
     expect(r.body.detail).toEqual([
       {
         loc: ['body', 'document', 'doc_updated_at'],
-        msg: 'Input should be a valid datetime (ISO 8601, e.g. 2024-01-31T12:00:00Z)',
+        msg: 'Input should be a valid datetime (ISO 8601, e.g. 2024-01-31T12:00:00Z or 2024-01-31)',
         type: 'datetime_parsing',
         input: 'yesterday',
       },
     ]);
+  });
+
+  it('formats: 30 February is not a date-time', async () => {
+    const r = await call<Issues>(
+      'POST',
+      '/svc-api/ingestion',
+      ingestBody(doc({ doc_updated_at: '2026-02-30T10:00:00' })),
+    );
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0]).toMatchObject({
+      loc: ['body', 'document', 'doc_updated_at'],
+      type: 'datetime_parsing',
+    });
+  });
+
+  it('JSON nested more than 512 levels deep: 422 naming the field, nothing stored, never a 500', async () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 3000; i++) deep = [deep];
+    const before = emulator.state.indexing().total;
+    const r = await call<Issues>(
+      'POST',
+      '/svc-api/ingestion',
+      ingestBody(doc({ id: 'deep', additional_info: deep })),
+    );
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toEqual([
+      {
+        loc: ['body', 'document', 'additional_info'],
+        msg: 'Value error, JSON nested more than 512 levels deep',
+        type: 'value_error',
+      },
+    ]);
+    expect(emulator.state.indexing().total).toBe(before);
+
+    const credential = await call<Issues>('POST', '/manage/credential', {
+      json: { credential_json: { a: deep }, admin_public: true, source: 'web' },
+    });
+    expect(credential.status).toBe(422);
+    expect(credential.body.detail[0]?.loc).toEqual(['body', 'credential_json', 'a']);
+    expect((await call('GET', '/manage/admin/credential')).status).toBe(200);
+
+    // 500 levels in all is within the bound
+    let ok: unknown = 'x';
+    for (let i = 0; i < 500; i++) ok = { k: ok };
+    const accepted = await call('POST', '/svc-api/ingestion', {
+      json: { document: doc({ id: 'deep-ok', additional_info: ok }) },
+    });
+    expect(accepted.status).toBe(200);
   });
 
   it('a body that is not a JSON object', async () => {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DATE_TIME_PATTERN, isDateTime, toRfc3339 } from '../formats/index.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the test walks an arbitrary JSON document
 type Json = Record<string, any>;
@@ -54,6 +55,8 @@ function validate(schemaName: string, value: unknown) {
 beforeAll(() => {
   ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
+  // date-time as deployed servers read it (@kis/spec/formats), as the client and emulator do
+  ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
   ajv.addSchema(spec, 'spec');
 });
 
@@ -288,6 +291,37 @@ describe('payloads', () => {
     expect(validate('IngestionRequest', doc).ok).toBe(false);
   });
 
+  it('accepts doc_updated_at as deployed servers do: any ISO 8601 date-time, offset optional', () => {
+    for (const value of [
+      '2026-11-22T17:25:02Z',
+      '2026-11-22T17:25:02.123456', // Python's datetime.utcnow().isoformat()
+      '2026-11-22T17:25:02+01:00',
+      '2026-11-22 17:25',
+      '2026-11-22',
+      null,
+    ]) {
+      const doc: Json = structuredClone(minimal);
+      doc.document.doc_updated_at = value;
+      expect(validate('IngestionRequest', doc).errors, String(value)).toEqual([]);
+    }
+    for (const value of [
+      '2026-02-30T00:00:00Z',
+      '2026-11-22T24:00:00',
+      'yesterday',
+      '22/11/2026',
+    ]) {
+      const doc: Json = structuredClone(minimal);
+      doc.document.doc_updated_at = value;
+      expect(validate('IngestionRequest', doc).ok, value).toBe(false);
+    }
+  });
+
+  it('accepts a null document id (deployed servers then derive one)', () => {
+    const doc: Json = structuredClone(minimal);
+    doc.document.id = null;
+    expect(validate('IngestionRequest', doc).errors).toEqual([]);
+  });
+
   it('rejects a section with neither text nor image_file_id', () => {
     const doc: Json = structuredClone(minimal);
     doc.document.sections = [{ link: 'https://example.com' }];
@@ -299,5 +333,25 @@ describe('payloads', () => {
       expect.arrayContaining(['PUBLIC', 'public', 'private', 'sync']),
     );
     expect(validate('AccessType', 'Public').ok).toBe(false);
+  });
+});
+
+describe('@kis/spec/formats', () => {
+  it('reads a date-time without an offset as UTC and writes RFC 3339', () => {
+    expect(toRfc3339('2026-11-22T17:25:02.123456')).toBe('2026-11-22T17:25:02.123456Z');
+    expect(toRfc3339('2026-11-22')).toBe('2026-11-22T00:00:00Z');
+    expect(toRfc3339('2026-11-22 17:25')).toBe('2026-11-22T17:25:00Z');
+    expect(toRfc3339('2026-11-22t17:25:02z')).toBe('2026-11-22T17:25:02Z');
+    expect(toRfc3339('2026-11-22T17:25:02+0130')).toBe('2026-11-22T17:25:02+01:30');
+    expect(toRfc3339('2026-11-22T17:25:02-05')).toBe('2026-11-22T17:25:02-05:00');
+  });
+
+  it('checks the calendar; the pattern checks the shape only', () => {
+    expect(isDateTime('2024-02-29T00:00:00Z')).toBe(true);
+    expect(isDateTime('2023-02-29T00:00:00Z')).toBe(false);
+    expect(isDateTime('2026-13-01')).toBe(false);
+    expect(isDateTime('2026-11-22T17:60:00Z')).toBe(false);
+    expect(DATE_TIME_PATTERN.test('2023-02-29T00:00:00Z')).toBe(true);
+    expect(DATE_TIME_PATTERN.test('2026-11-22T17:25:02.1234567890Z')).toBe(false);
   });
 });

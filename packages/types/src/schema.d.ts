@@ -535,8 +535,8 @@ export interface components {
          * @description A document pushed through the ingestion call (seed, "IngestionDocument"). The seed does not show required flags beyond its examples; `required` lists what deployed servers require (`compat-notes.md`). `additional_info`, `external_access` and `doc_metadata` are accepted by deployed servers but not shown in the seed.
          */
         IngestionDocument: {
-            /** @description Caller-chosen unique document id; posting the same id again updates the document (upsert). Optional: present in the seed's minimal example, absent in its file-upload example. When it is missing, deployed servers derive one and return it as `document_id`: `ingestion_api_` followed by `semantic_identifier` with spaces turned into `_` and then percent-encoded with no safe characters. A given id is stored the same way (spaces to `_`, percent-encoded) (`compat-notes.md`). */
-            id?: string;
+            /** @description Caller-chosen unique document id; posting the same id again updates the document (upsert). Optional: present in the seed's minimal example, absent in its file-upload example. When it is missing (or null, which deployed servers accept too), deployed servers derive one and return it as `document_id`: `ingestion_api_` followed by `semantic_identifier` with spaces turned into `_` and then percent-encoded with no safe characters. A given id is stored the same way (spaces to `_`, percent-encoded) (`compat-notes.md`). */
+            id?: string | null;
             /** @description Title shown in the interface. */
             semantic_identifier: string;
             /** @description Title used for search; optional. */
@@ -551,7 +551,7 @@ export interface components {
             };
             /**
              * Format: date-time
-             * @description Last update of the document, ISO 8601 UTC timestamp; optional. Deployed servers fill a missing value with the time of the call.
+             * @description Last update of the document, ISO 8601 UTC timestamp; optional. Deployed servers fill a missing value with the time of the call, and read the value as a Python datetime: besides RFC 3339 they accept a timestamp without an offset (read as UTC), a space instead of `T`, and a bare date (midnight UTC).
              */
             doc_updated_at?: string | null;
             /** @description Number of chunks of the document; optional. */

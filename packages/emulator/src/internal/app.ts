@@ -18,6 +18,8 @@ import {
   checkParameter,
   type OperationInfo,
   type SpecValidators,
+  tooDeepIssue,
+  tooDeepPath,
   type ValidationIssue,
 } from './validation.js';
 
@@ -161,6 +163,8 @@ async function readJsonBody(
   } catch (error) {
     return { body: undefined, issues: [jsonInvalid(text, error as Error)] };
   }
+  const deep = tooDeepPath(body);
+  if (deep !== undefined) return { body: undefined, issues: [tooDeepIssue(deep, ['body'])] };
   return { body, issues: validators.check(info.validate, body, ['body']) };
 }
 

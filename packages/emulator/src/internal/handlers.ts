@@ -2,6 +2,7 @@
 // authenticated and validated against the spec; handlers apply the rules of the seed and of the
 // deployed servers (compat-notes) on top.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { toRfc3339 } from '@kis/spec/formats';
 import { HttpError, ValidationFailure } from './errors.js';
 import { storedDocumentId } from './ids.js';
 import {
@@ -15,7 +16,7 @@ import {
   type UploadWrite,
   type UserFileRecord,
 } from './store.js';
-import type { ValidationIssue } from './validation.js';
+import { MAX_JSON_DEPTH, tooDeepPath, type ValidationIssue } from './validation.js';
 
 export interface OpInput {
   /** Path and query parameters, parsed and validated by their schemas. */
@@ -117,6 +118,11 @@ function optionalString(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
+/** A validated date-time as RFC 3339 (a value without an offset is UTC), or null. */
+function optionalTimestamp(value: unknown): string | null {
+  return typeof value === 'string' ? toRfc3339(value) : null;
+}
+
 function intList(value: unknown): number[] {
   return Array.isArray(value) ? value.filter((v): v is number => Number.isInteger(v)) : [];
 }
@@ -216,7 +222,7 @@ export function prepareIngestion(
     metadata: asObject(document.metadata),
     primary_owners: Array.isArray(document.primary_owners) ? document.primary_owners : null,
     secondary_owners: Array.isArray(document.secondary_owners) ? document.secondary_owners : null,
-    doc_updated_at: optionalString(document.doc_updated_at) ?? now.toISOString(),
+    doc_updated_at: optionalTimestamp(document.doc_updated_at) ?? now.toISOString(),
     chunk_count: optionalInt(document.chunk_count),
     extra,
     from_ingestion_api: fromIngestionApi,
@@ -246,7 +252,7 @@ export function createHandlers(ctx: HandlerContext): Record<string, OpHandler> {
         connector_specific_config: asObject(b.connector_specific_config),
         refresh_freq: optionalInt(b.refresh_freq),
         prune_freq: optionalInt(b.prune_freq),
-        indexing_start: optionalString(b.indexing_start),
+        indexing_start: optionalTimestamp(b.indexing_start),
         groups: intList(b.groups),
       });
       return { status: 200, body: { id: connector.id, credential: null } };
@@ -282,6 +288,12 @@ export function createHandlers(ctx: HandlerContext): Record<string, OpHandler> {
         throw new HttpError(
           400,
           `Invalid JSON in credential_json: ${(error as Error).message}; expected a JSON object written as a string`,
+        );
+      }
+      if (tooDeepPath(credentialJson) !== undefined) {
+        throw new HttpError(
+          400,
+          `Invalid credential_json: JSON nested more than ${MAX_JSON_DEPTH} levels deep`,
         );
       }
       if (

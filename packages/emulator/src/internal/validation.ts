@@ -4,6 +4,7 @@
 // `HTTPValidationError` shape (`detail[].loc/msg/type`), which is what deployed servers answer.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { isDateTime } from '@kis/spec/formats';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 
@@ -117,6 +118,8 @@ export class SpecValidators {
       addUsedSchema: false,
     });
     addFormats(this.ajv);
+    // date-time as deployed servers read it (ISO 8601, offset optional), not RFC 3339 only
+    this.ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
     this.ajv.addSchema(doc as object, 'spec');
     this.indexPointers(doc, '');
     for (const [path, item] of Object.entries(doc.paths ?? {})) {
@@ -544,7 +547,7 @@ function formatIssue(format: string): { msg: string; type: string } {
   switch (format) {
     case 'date-time':
       return {
-        msg: 'Input should be a valid datetime (ISO 8601, e.g. 2024-01-31T12:00:00Z)',
+        msg: 'Input should be a valid datetime (ISO 8601, e.g. 2024-01-31T12:00:00Z or 2024-01-31)',
         type: 'datetime_parsing',
       };
     case 'date':
@@ -642,4 +645,42 @@ function schemaTypes(validators: SpecValidators, schema: unknown, depth = 0): Se
     }
   }
   return types;
+}
+
+/**
+ * Deepest nesting of arrays and objects accepted in a JSON body. Deployed servers parse bodies
+ * with Python's json module, which gives up near 1,000 levels; no real payload comes close, and
+ * a bound keeps every later step (storage, masking, serialization) far from the stack limit.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/**
+ * The path to the first value nested deeper than `MAX_JSON_DEPTH`, or undefined when the value is
+ * within the bound. The recursion stops at the bound, so it never nears the stack limit, and it
+ * allocates nothing for a value within the bound (this runs on every JSON body).
+ */
+export function tooDeepPath(value: unknown, depth = 0): Loc | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (depth >= MAX_JSON_DEPTH) return [];
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const path = tooDeepPath(value[i], depth + 1);
+      if (path !== undefined) return [i, ...path];
+    }
+    return undefined;
+  }
+  for (const key in value) {
+    const path = tooDeepPath((value as Record<string, unknown>)[key], depth + 1);
+    if (path !== undefined) return [key, ...path];
+  }
+  return undefined;
+}
+
+/** The 422 issue for a body nested too deep (the location names the top-level fields only). */
+export function tooDeepIssue(path: Loc, prefix: Loc): ValidationIssue {
+  return {
+    loc: [...prefix, ...path.slice(0, 2)],
+    msg: `Value error, JSON nested more than ${MAX_JSON_DEPTH} levels deep`,
+    type: 'value_error',
+  };
 }
