@@ -237,25 +237,51 @@ export class DocumentValidationError extends KisError {
 }
 
 /**
- * `setupConnector` could not finish. `stage` says where it stopped; `connectorId` is set when the
- * connector exists (created) but is not associated with a credential, so the caller can finish the
- * job with `connectors.associateCredential(connectorId, credentialId)`.
+ * Why `setupConnector` stopped, as data, so that a caller (a command line, a UI) can word its own
+ * remedy:
+ * - `ambiguous-credential`: several credentials have the connector's source;
+ * - `no-credential`: none has it (`availableSources`: the sources that have credentials);
+ * - `unknown-credential`: the explicit credential id does not exist;
+ * - `credential-source-mismatch`: the explicit credential serves another source;
+ * - `request-failed`: a call failed (`cause` holds the typed error);
+ * - `refused`: the association answered `success: false` (`reason`: the server's message).
+ */
+export type ConnectorSetupProblem =
+  | { kind: 'ambiguous-credential'; source: string; credentialIds: number[] }
+  | { kind: 'no-credential'; source: string; availableSources: string[] }
+  | { kind: 'unknown-credential'; credentialId: number; availableIds: number[] }
+  | {
+      kind: 'credential-source-mismatch';
+      credentialId: number;
+      credentialSource: string;
+      source: string;
+    }
+  | { kind: 'request-failed'; reason: string }
+  | { kind: 'refused'; reason: string };
+
+/**
+ * `setupConnector` could not finish. `stage` says where it stopped and `problem` why; `connectorId`
+ * is set when the connector exists (created) but is not associated with a credential, so the
+ * caller can finish the job with `connectors.associateCredential(connectorId, credentialId)`.
  */
 export class ConnectorSetupError extends KisError {
   static override readonly kind: string = 'ConnectorSetupError';
   readonly stage: 'credential' | 'create' | 'associate';
+  readonly problem: ConnectorSetupProblem;
   readonly connectorId: number | null;
   readonly credentialId: number | null;
   constructor(
     message: string,
     init: KisErrorInit & {
       stage: 'credential' | 'create' | 'associate';
+      problem: ConnectorSetupProblem;
       connectorId?: number | null;
       credentialId?: number | null;
     },
   ) {
     super(message, init);
     this.stage = init.stage;
+    this.problem = init.problem;
     this.connectorId = init.connectorId ?? null;
     this.credentialId = init.credentialId ?? null;
   }

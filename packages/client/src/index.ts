@@ -27,6 +27,7 @@ export {
   type ClientValidationIssue,
   ConflictError,
   ConnectorSetupError,
+  type ConnectorSetupProblem,
   DocumentValidationError,
   HtmlResponseError,
   InternalServerError,

@@ -235,18 +235,63 @@ describe('setupConnector', () => {
     expect(err.message).toContain('ids 3, 4');
   });
 
-  it('an explicit credential id skips the listing; no data → ccPairId null', async () => {
+  it('an explicit credential id is checked against the listing; no data → ccPairId null', async () => {
     const { fetch, calls } = server({
+      'GET /manage/admin/credential': () => json([{ id: 9, source: 'jira' }]),
       'POST /manage/admin/connector': () => json({ id: 13 }),
       'PUT /manage/admin/connector/13/credential/9': () => json({ success: true }),
     });
     const r = await client(fetch).setupConnector({ connector: jira, credential: 9 });
     expect(r).toEqual({ connectorId: 13, credentialId: 9, ccPairId: null });
+    expect(calls.map((c) => c.method)).toEqual(['GET', 'POST', 'PUT']);
+  });
+
+  it('an unknown or wrong-source explicit credential creates nothing', async () => {
+    const { fetch, calls } = server({
+      'GET /manage/admin/credential': () =>
+        json([
+          { id: 3, source: 'slack' },
+          { id: 9, source: 'jira' },
+        ]),
+    });
+    const unknown = await client(fetch)
+      .setupConnector({ connector: jira, credential: 99 })
+      .catch((e) => e);
+    expect(unknown.stage).toBe('credential');
+    expect(unknown.problem).toEqual({
+      kind: 'unknown-credential',
+      credentialId: 99,
+      availableIds: [3, 9],
+    });
+    expect(unknown.message).toContain('credential 99 does not exist (credential ids: 3, 9)');
+    const mismatch = await client(fetch)
+      .setupConnector({ connector: jira, credential: 3 })
+      .catch((e) => e);
+    expect(mismatch.problem).toEqual({
+      kind: 'credential-source-mismatch',
+      credentialId: 3,
+      credentialSource: 'slack',
+      source: 'jira',
+    });
+    expect(calls.map((c) => c.method)).toEqual(['GET', 'GET']);
+  });
+
+  it('credential 0 (the default empty one) is taken as given', async () => {
+    const { fetch, calls } = server({
+      'POST /manage/admin/connector': () => json({ id: 17 }),
+      'PUT /manage/admin/connector/17/credential/0': () => json({ success: true, data: 40 }),
+    });
+    const r = await client(fetch).setupConnector({
+      connector: { ...jira, source: 'web' },
+      credential: 0,
+    });
+    expect(r).toEqual({ connectorId: 17, credentialId: 0, ccPairId: 40 });
     expect(calls).toHaveLength(2);
   });
 
   it('association failure: the error says the connector exists under its id', async () => {
     const { fetch } = server({
+      'GET /manage/admin/credential': () => json([{ id: 9, source: 'jira' }]),
       'POST /manage/admin/connector': () => json({ id: 14 }),
       'PUT /manage/admin/connector/14/credential/9': () =>
         json({ detail: 'credential not found' }, 500),
@@ -260,6 +305,7 @@ describe('setupConnector', () => {
     expect(err.status).toBe(500);
     expect(InternalServerError.isInstance(err.cause)).toBe(true);
     expect(err.message).toContain('Connector 14 exists but is not associated with credential 9');
+    expect(err.problem).toEqual({ kind: 'request-failed', reason: expect.any(String) });
   });
 
   it('association answering success:false is an error too', async () => {
@@ -273,6 +319,7 @@ describe('setupConnector', () => {
       .catch((e) => e);
     expect(err.stage).toBe('associate');
     expect(err.connectorId).toBe(15);
+    expect(err.problem).toEqual({ kind: 'refused', reason: 'pair already exists' });
     expect(err.message).toContain('pair already exists');
   });
 
@@ -291,6 +338,7 @@ describe('setupConnector', () => {
 
   it('create failure: stage create, no connector id', async () => {
     const { fetch } = server({
+      'GET /manage/admin/credential': () => json([{ id: 1, source: 'jira' }]),
       'POST /manage/admin/connector': () =>
         json({ detail: [{ loc: ['body', 'name'], msg: 'Field required', type: 'missing' }] }, 422),
     });

@@ -61,10 +61,15 @@ export function describeFailure(error: unknown, baseUrl: string | undefined): Fa
   if (error instanceof CliError) {
     return { message: error.message, exitCode: error.exitCode, fatal: true };
   }
-  if (ConnectorSetupError.isInstance(error) && error.cause !== undefined) {
+  if (ConnectorSetupError.isInstance(error)) {
+    const message = connectorSetupMessage(error);
+    if (error.cause === undefined) {
+      return { message, exitCode: ExitCode.ItemsFailed, fatal: false };
+    }
     const inner = describeFailure(error.cause, baseUrl);
-    // Keep the workflow's message (it says which step failed and what exists already).
-    return { ...inner, message: oneLine(error) };
+    // A wrong key or a server that is down says so plainly; other failures say which step failed
+    // and what exists already.
+    return { ...inner, message: inner.fatal ? inner.message : message };
   }
   if (AuthenticationError.isInstance(error)) {
     return {
@@ -125,4 +130,29 @@ function serverDetail(error: KisError): string {
         ? body.message
         : '';
   return text ? ` ("${text.slice(0, 160)}")` : '';
+}
+
+/**
+ * What `kis connector create` says when the set-up stops, in the command line's words (flags and
+ * commands, not library calls), from the error's structured `problem`.
+ */
+export function connectorSetupMessage(error: ConnectorSetupError): string {
+  const p = error.problem;
+  const nothing = 'no connector was created';
+  switch (p.kind) {
+    case 'ambiguous-credential':
+      return `${p.credentialIds.length} credentials have source "${p.source}" (ids ${p.credentialIds.join(', ')}): choose one with --credential ID; ${nothing}`;
+    case 'no-credential':
+      return `no credential has source "${p.source}" (credentials exist for: ${p.availableSources.join(', ') || 'none'}): create one with \`kis credential create --source ${p.source} --credential-json @FILE\`, or choose one with --credential ID; ${nothing}`;
+    case 'unknown-credential':
+      return `--credential ${p.credentialId}: no such credential (ids: ${p.availableIds.join(', ') || 'none'}; see \`kis credential list\`); ${nothing}`;
+    case 'credential-source-mismatch':
+      return `--credential ${p.credentialId}: that credential is for source "${p.credentialSource}", not "${p.source}" (see \`kis credential list --source ${p.source}\`); ${nothing}`;
+    default:
+      break;
+  }
+  const reason = oneLine(p.reason);
+  if (error.stage === 'credential') return `listing credentials failed: ${reason}; ${nothing}`;
+  if (error.stage === 'create') return `creating the connector failed: ${reason}`;
+  return `connector ${error.connectorId} was created but is not associated with credential ${error.credentialId}: ${reason}; finish with: kis connector associate ${error.connectorId} --credential ${error.credentialId}`;
 }

@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import type { ConnectorCreateOptions } from './commands/connector.js';
+import type { ConnectorAssociateOptions, ConnectorCreateOptions } from './commands/connector.js';
 import type { EmulatorCommandOptions } from './commands/emulator.js';
 import type { IngestOptions, InterruptSource } from './commands/ingest.js';
 import {
@@ -126,7 +126,7 @@ ${EXAMPLES([
   const connector = program
     .command('connector')
     .alias('connectors')
-    .description('create connectors (with their credential association)');
+    .description('create connectors (with their credential association), or associate one');
   connector
     .command('create')
     .description(
@@ -166,6 +166,33 @@ credential. One failing entry does not stop the others.
       act(async (ctx, options: ConnectorCreateOptions) => {
         const { connectorCreateCommand } = await import('./commands/connector.js');
         return connectorCreateCommand(ctx, options);
+      }),
+    );
+
+  connector
+    .command('associate')
+    .description(
+      "associate a credential with an existing connector (the set-up's last step on its own); prints the cc pair id",
+    )
+    .argument('<connector-id>', 'connector id', intArg(0))
+    .requiredOption(
+      '--credential <id>',
+      'credential id (0: the default empty credential)',
+      intArg(0),
+    )
+    .option('--name <name>', 'name of the connector/credential pair')
+    .option('--access-type <type>', 'access type: public, private, sync', 'public')
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis connector associate 12 --credential 3',
+        'kis --json connector associate 12 --credential 0 --access-type private',
+      ]),
+    )
+    .action(
+      act(async (ctx, connectorId: number, options: ConnectorAssociateOptions) => {
+        const { connectorAssociateCommand } = await import('./commands/connector.js');
+        return connectorAssociateCommand(ctx, connectorId, options);
       }),
     );
 

@@ -156,6 +156,7 @@ describe('kis connector create', () => {
 
   it('takes --config from a JSON file and an explicit --credential', async () => {
     const credentialId = await createJiraCredential();
+    proxy.requests.length = 0;
     const r = await run([
       '--json',
       'connector',
@@ -182,7 +183,55 @@ describe('kis connector create', () => {
       access_type: 'public',
       input_type: 'load_state',
     });
-    expect(proxy.requests.some((q) => q.method === 'GET')).toBe(false);
+    // the explicit id is checked (exists, source jira) before anything is created
+    expect(proxy.requests.map((q) => q.method)).toEqual(['GET', 'POST', 'PUT']);
+  });
+
+  it('refuses an unknown or wrong-source --credential before creating anything', async () => {
+    const credentialId = await createJiraCredential();
+    const create = (source: string, credential: string) =>
+      run([
+        'connector',
+        'create',
+        '--name',
+        'typo',
+        '--source',
+        source,
+        '--config',
+        '@jira.json',
+        '--credential',
+        credential,
+      ]);
+    const unknown = await create('jira', '999');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe(
+      `error: --credential 999: no such credential (ids: 0, ${credentialId}; see \`kis credential list\`); no connector was created\n`,
+    );
+    const mismatch = await create('confluence', String(credentialId));
+    expect(mismatch.code).toBe(1);
+    expect(mismatch.stderr).toContain(
+      `--credential ${credentialId}: that credential is for source "jira", not "confluence"`,
+    );
+    expect(
+      proxy.requests.filter((q) => q.method !== 'GET' && q.path.includes('/connector')),
+    ).toEqual([]);
+    expect(emu.state.connectors().map((c) => c.name)).not.toContain('typo');
+  });
+
+  it('names the --credential flag when several credentials or none match the source', async () => {
+    await createJiraCredential();
+    await createJiraCredential();
+    const args = ['connector', 'create', '--name', 'x', '--source', 'jira', '--config', '{}'];
+    const several = await run(args);
+    expect(several.code).toBe(1);
+    expect(several.stderr).toMatch(
+      /^error: 2 credentials have source "jira" \(ids \d+, \d+\): choose one with --credential ID; no connector was created\n$/,
+    );
+    const none = await run([...args.slice(0, 5), 'confluence', '--config', '{}']);
+    expect(none.stderr).toContain(
+      'no credential has source "confluence" (credentials exist for: jira, not_applicable): create one with `kis credential create --source confluence --credential-json @FILE`, or choose one with --credential ID',
+    );
+    expect(none.stderr).not.toContain('setupConnector');
   });
 
   it('creates many with --from, reporting each; one failure does not stop the rest', async () => {
@@ -288,16 +337,49 @@ describe('kis credential', () => {
   });
 });
 
+describe('kis connector associate', () => {
+  it('associates a credential with an existing connector and prints the pair id', async () => {
+    const credentialId = await createJiraCredential();
+    const connector = await fetch(`${emu.baseUrl}/manage/admin/connector`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Made elsewhere',
+        source: 'jira',
+        input_type: 'poll',
+        access_type: 'public',
+        connector_specific_config: JIRA_CONFIG,
+      }),
+    }).then((r) => r.json() as Promise<{ id: number }>);
+    proxy.requests.length = 0;
+    const args = ['connector', 'associate', String(connector.id), '--credential'];
+    const r = await run(['--json', ...args, String(credentialId), '--access-type', 'PRIVATE']);
+    expect(r.code).toBe(0);
+    const out = jsonLines(r.stdout)[0] as { cc_pair_id: number };
+    expect(out).toEqual({
+      connector_id: connector.id,
+      credential_id: credentialId,
+      cc_pair_id: expect.any(Number),
+    });
+    expect(proxy.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
+      `PUT /api/manage/admin/connector/${connector.id}/credential/${credentialId}`,
+    ]);
+    expect(proxy.requests[0]?.json).toEqual({ access_type: 'private' });
+    expect(emu.state.pairs().find((p) => p.id === out.cc_pair_id)).toMatchObject({
+      connector_id: connector.id,
+      credential_id: credentialId,
+    });
+
+    // the same pair again: the server answers success: false, reported with exit 1
+    const again = await run([...args, String(credentialId)]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(new RegExp(`^fail {2}connector ${connector.id} and credential`));
+  });
+});
+
 describe('kis upload', () => {
   it('uploads images and prints their file ids; a non-image is reported and the rest go on', async () => {
-    const r = await run([
-      '--json',
-      'upload',
-      'img/a.png',
-      'img/not-image.png',
-      'img/b.jpg',
-      'img/missing.png',
-    ]);
+    const r = await run(['--json', 'upload', 'img/a.png', 'img/not-image.png', 'img/b.jpg']);
     expect(r.code).toBe(1);
     const lines = jsonLines(r.stdout);
     const byFile = Object.fromEntries(lines.filter((l) => 'file' in l).map((l) => [l.file, l]));
@@ -305,11 +387,20 @@ describe('kis upload', () => {
     expect(stored.map((f) => f.name).sort()).toEqual(['a.png', 'b.jpg']);
     expect(byFile['img/a.png']?.file_id).toBe(stored.find((f) => f.name === 'a.png')?.file_id);
     expect(byFile['img/not-image.png']?.error).toBe('not a valid PNG image (unrecognised content)');
-    expect(byFile['img/missing.png']?.error).toBe('cannot read file: no such file or directory');
-    expect(lines.at(-1)).toEqual({ summary: { uploaded: 2, failed: 2 } });
+    expect(lines.at(-1)).toEqual({ summary: { uploaded: 2, failed: 1 } });
     const uploads = proxy.requests.filter((q) => q.method === 'POST');
     expect(uploads.every((q) => q.path === '/api/user/file/upload')).toBe(true);
     expect(uploads[0]?.body.toString('latin1')).toContain('name="files"');
+  });
+
+  it('a FILE that does not exist is a usage error (exit 2): nothing is uploaded', async () => {
+    const before = emu.state.files().length;
+    const r = await run(['upload', 'img/a.png', 'img/missing.png']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'error: upload: FILE "img/missing.png": no such file or directory (expected an image file)\n',
+    );
+    expect(emu.state.files()).toHaveLength(before);
   });
 
   it('prints FILE<TAB>ID lines', async () => {

@@ -63,42 +63,89 @@ function statusOf(err: unknown): KisErrorInit {
 
 const message = (err: unknown) => String((err as Error)?.message ?? err);
 
+async function listCredentials(
+  deps: WorkflowDeps,
+  opts: RequestOptions | undefined,
+): Promise<Credential[]> {
+  try {
+    return await deps.credentials.list(opts);
+  } catch (err) {
+    throw new ConnectorSetupError(
+      `setupConnector: listing credentials failed (no connector was created): ${message(err)}`,
+      {
+        stage: 'credential',
+        problem: { kind: 'request-failed', reason: message(err) },
+        cause: err,
+        ...statusOf(err),
+      },
+    );
+  }
+}
+
+/**
+ * The credential to associate, found before anything is created: `'auto'` picks by source; an
+ * explicit id other than 0 is checked against the listing (it exists, and serves the source), so
+ * a typo leaves no connector half-created. Credential 0, the default empty one, is taken as given.
+ */
 async function resolveCredential(
   deps: WorkflowDeps,
   connector: ConnectorCreateRequest,
   credential: 'auto' | number,
   opts: RequestOptions | undefined,
 ): Promise<number> {
+  const source = connector.source;
   if (credential !== 'auto') {
     if (typeof credential !== 'number' || !Number.isInteger(credential) || credential < 0) {
       throw new TypeError(
         `setupConnector: credential must be 'auto' or an integer ≥ 0 (got ${JSON.stringify(credential)})`,
       );
     }
+    if (credential === 0) return 0;
+    const all = await listCredentials(deps, opts);
+    const found = all.find((c) => c.id === credential);
+    if (found === undefined) {
+      const availableIds = all.map((c) => c.id);
+      throw new ConnectorSetupError(
+        `setupConnector: credential ${credential} does not exist (credential ids: ${availableIds.join(', ') || 'none'}); no connector was created.`,
+        {
+          stage: 'credential',
+          problem: { kind: 'unknown-credential', credentialId: credential, availableIds },
+          credentialId: credential,
+        },
+      );
+    }
+    if (found.source !== source) {
+      throw new ConnectorSetupError(
+        `setupConnector: credential ${credential} has source "${found.source}", not the connector's "${source}"; no connector was created.`,
+        {
+          stage: 'credential',
+          problem: {
+            kind: 'credential-source-mismatch',
+            credentialId: credential,
+            credentialSource: found.source,
+            source,
+          },
+          credentialId: credential,
+        },
+      );
+    }
     return credential;
   }
-  if (connector.source === 'file' || connector.source === 'web') return 0;
-  let all: Credential[];
-  try {
-    all = await deps.credentials.list(opts);
-  } catch (err) {
-    throw new ConnectorSetupError(
-      `setupConnector: listing credentials failed (no connector was created): ${message(err)}`,
-      { stage: 'credential', cause: err, ...statusOf(err) },
-    );
-  }
-  const matches = all.filter((c) => c.source === connector.source);
+  if (source === 'file' || source === 'web') return 0;
+  const all = await listCredentials(deps, opts);
+  const matches = all.filter((c) => c.source === source);
   if (matches.length === 1) return (matches[0] as Credential).id;
   if (matches.length > 1) {
+    const credentialIds = matches.map((c) => c.id);
     throw new ConnectorSetupError(
-      `setupConnector: ${matches.length} credentials have source "${connector.source}" (ids ${matches.map((c) => c.id).join(', ')}); pass credential: <id> (no connector was created).`,
-      { stage: 'credential' },
+      `setupConnector: ${matches.length} credentials have source "${source}" (ids ${credentialIds.join(', ')}); pass credential: <id> (no connector was created).`,
+      { stage: 'credential', problem: { kind: 'ambiguous-credential', source, credentialIds } },
     );
   }
-  const sources = [...new Set(all.map((c) => c.source))].sort();
+  const availableSources = [...new Set(all.map((c) => c.source))].sort();
   throw new ConnectorSetupError(
-    `setupConnector: no credential has source "${connector.source}" (credentials exist for: ${sources.join(', ') || 'none'}); create one or pass credential: <id> (no connector was created).`,
-    { stage: 'credential' },
+    `setupConnector: no credential has source "${source}" (credentials exist for: ${availableSources.join(', ') || 'none'}); create one or pass credential: <id> (no connector was created).`,
+    { stage: 'credential', problem: { kind: 'no-credential', source, availableSources } },
   );
 }
 
@@ -127,6 +174,7 @@ export async function setupConnector(
     log.log('error', text);
     throw new ConnectorSetupError(text, {
       stage: 'create',
+      problem: { kind: 'request-failed', reason: message(err) },
       credentialId,
       cause: err,
       ...statusOf(err),
@@ -151,6 +199,7 @@ export async function setupConnector(
       `setupConnector: associating the credential failed: ${message(err)} ${unfinished}`,
       {
         stage: 'associate',
+        problem: { kind: 'request-failed', reason: message(err) },
         connectorId,
         credentialId,
         cause: err,
@@ -170,7 +219,13 @@ export async function setupConnector(
     log.log('error', `setupConnector: the server refused the association. ${unfinished}`);
     throw new ConnectorSetupError(
       `setupConnector: the association answered success:false (${answer.message ?? 'no message'}). ${unfinished}`,
-      { stage: 'associate', connectorId, credentialId, body: deps.redactor.value(answer) },
+      {
+        stage: 'associate',
+        problem: { kind: 'refused', reason: answer.message ?? 'no message' },
+        connectorId,
+        credentialId,
+        body: deps.redactor.value(answer),
+      },
     );
   }
   return {

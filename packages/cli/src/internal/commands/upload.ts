@@ -1,10 +1,12 @@
 import { setMaxListeners } from 'node:events';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
-import { ExitCode, type ExitCodeValue } from '../errors.js';
+import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
 import { ExtractionError, extractFile, kindOf } from '../extract.js';
 import { describeFailure } from '../failure.js';
 import { mapConcurrent } from '../pool.js';
+import { fsReason } from '../structured.js';
 
 type UploadOutcome =
   | { file: string; fileId: string }
@@ -12,6 +14,18 @@ type UploadOutcome =
 
 /** `kis upload FILE…`: uploads images (checked to be PNG/JPEG/GIF/WebP) and prints their file ids. */
 export async function uploadCommand(ctx: Context, files: string[]): Promise<ExitCodeValue> {
+  // A FILE that is not there is a typo on the command line (exit 2, nothing uploaded), as for
+  // `kis ingest PATH`; a file that is there but not an image is reported and the rest go on.
+  for (const file of files) {
+    let isFile: boolean;
+    try {
+      isFile = (await stat(resolve(ctx.io.cwd, file))).isFile();
+    } catch (error) {
+      throw new UsageError(`upload: FILE "${file}": ${fsReason(error)} (expected an image file)`);
+    }
+    if (!isFile)
+      throw new UsageError(`upload: FILE "${file}": not a file (expected an image file)`);
+  }
   const client = await ctx.client();
   const { out } = ctx;
   let failed = 0;
