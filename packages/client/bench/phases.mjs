@@ -13,63 +13,77 @@ const documentAt = (i) => ({
   metadata: { batch: 'bench' },
 });
 
-function cpuMs(fn) {
-  return async () => {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await fn();
-    const c = process.cpuUsage(c0);
-    return { cpu: (c.user + c.system) / 1000, wall: performance.now() - t0 };
-  };
-}
-
-// 1. per-call overhead: typed client vs bare fetch, sequential calls, CPU time of this process
+// 1. per-call overhead: typed client vs bare fetch, sequential calls, CPU time of this process.
+// The kinds take turns in blocks of 50 calls (200 turns each for 10,000 calls), in a rotating
+// order, so the machine's drift (other processes, CPU steal, GC) falls on all of them alike; the
+// ratio is of the sums.
 async function overhead(sink) {
   const calls = quick ? 2_000 : 10_000;
-  const rounds = 5;
-  const per = calls / rounds;
+  const block = 50;
   const url = `${sink.url}/svc-api/ingestion`;
   const kis = createKisClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
-  const bodies = Array.from({ length: per }, (_, i) => ({
+  const bodies = Array.from({ length: block }, (_, i) => ({
     document: documentAt(i),
     cc_pair_id: 1,
   }));
-  const bare = cpuMs(async () => {
-    for (const body of bodies) {
-      const r = await fetch(url, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (!r.ok) throw new Error(`bare fetch: ${r.status}`);
-      await r.json();
+  const shared = new AbortController();
+  const kinds = {
+    bare: async () => {
+      for (const body of bodies) {
+        const r = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (!r.ok) throw new Error(`bare fetch: ${r.status}`);
+        await r.json();
+      }
+    },
+    // what any time-out costs with fetch: undici's work for a request with an AbortSignal
+    bareWithSignal: async () => {
+      for (const body of bodies) {
+        const r = await fetch(url, {
+          signal: shared.signal,
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (!r.ok) throw new Error(`bare fetch: ${r.status}`);
+        await r.json();
+      }
+    },
+    typed: async () => {
+      for (const body of bodies) await kis.ingestion.ingest(body);
+    },
+    raw: async () => {
+      for (const body of bodies) {
+        const r = await kis.api.POST('/svc-api/ingestion', { body });
+        if (!r.data) throw new Error('api');
+      }
+    },
+    workflow: async () => {
+      for (const body of bodies) await kis.ingestDocument(body.document, { ccPairId: 1 });
+    },
+  };
+  for (let i = 0; i < 10; i++) for (const f of Object.values(kinds)) await f(); // warm-up
+  const sum = { bare: 0, bareWithSignal: 0, typed: 0, raw: 0, workflow: 0 };
+  const order = Object.entries(kinds);
+  for (let turn = 0; turn < calls / block; turn++) {
+    // the order rotates, so the garbage one kind leaves is collected during each kind alike
+    for (let k = 0; k < order.length; k++) {
+      const [name, f] = order[(turn + k) % order.length];
+      const c0 = process.cpuUsage();
+      await f();
+      const c = process.cpuUsage(c0);
+      sum[name] += (c.user + c.system) / 1000;
     }
-  });
-  const typed = cpuMs(async () => {
-    for (const body of bodies) await kis.ingestion.ingest(body);
-  });
-  const raw = cpuMs(async () => {
-    for (const body of bodies) {
-      const r = await kis.api.POST('/svc-api/ingestion', { body });
-      if (!r.data) throw new Error('api');
-    }
-  });
-  const workflow = cpuMs(async () => {
-    for (const body of bodies) await kis.ingestDocument(body.document, { ccPairId: 1 });
-  });
-  for (const f of [bare, typed, raw, workflow]) await f(); // warm-up (JIT, sockets)
-  const sum = { bare: 0, typed: 0, raw: 0, workflow: 0 };
-  for (let r = 0; r < rounds; r++) {
-    // interleaved, so drift (thermal, GC) hits all alike
-    sum.bare += (await bare()).cpu;
-    sum.typed += (await typed()).cpu;
-    sum.raw += (await raw()).cpu;
-    sum.workflow += (await workflow()).cpu;
   }
   return {
     calls,
     cpu_ms: sum,
     overhead_ratio: sum.typed / sum.bare,
+    overhead_ratio_vs_fetch_with_signal: sum.typed / sum.bareWithSignal,
+    fetch_with_signal_ratio: sum.bareWithSignal / sum.bare,
     overhead_ratio_raw_api: sum.raw / sum.bare,
     overhead_ratio_ingest_document: sum.workflow / sum.bare,
   };

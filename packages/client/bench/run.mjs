@@ -65,6 +65,10 @@ try {
       `kis.ingestion.ingest ${o.cpu_ms.typed.toFixed(0)} ms → overhead ${o.overhead_ratio.toFixed(3)}× ` +
       `(kis.api.POST ${o.overhead_ratio_raw_api.toFixed(3)}×, ingestDocument with validation ${o.overhead_ratio_ingest_document.toFixed(3)}×)`,
   );
+  console.log(
+    `  bare fetch with an AbortSignal (what any time-out costs in undici): ${o.fetch_with_signal_ratio.toFixed(3)}× bare fetch; ` +
+      `kis.ingestion.ingest (time-out included) is ${o.overhead_ratio_vs_fetch_with_signal.toFixed(3)}× that`,
+  );
   const t0 = await phase('throughput0', fast, slow);
   console.log(
     `0 ms sink, concurrency 16: ingestMany ${t0.docs_per_s_ingest_many.toFixed(0)} docs/s vs raw fetch pool ` +

@@ -45,7 +45,7 @@ export interface KisClientOptions {
   fetch?: typeof globalThis.fetch | undefined;
   /** Retries after the first attempt, for 408/409/429/5xx, connection failures and time-outs. Default 2. */
   maxRetries?: number | undefined;
-  /** Time-out of each attempt in ms (the answer must start within it). Default 120 000. */
+  /** Time-out of each attempt in ms (the whole answer must arrive within it). Default 120 000. */
   timeoutMs?: number | undefined;
   /** `off` | `error` | `warn` | `info` | `debug`. Default: `KIS_LOG`, else `warn`. */
   logLevel?: LogLevel | undefined;
@@ -430,6 +430,9 @@ export function createKisClient(options: KisClientOptions): KisClient {
     body: IngestionRequest,
     ctl: CallControl,
   ): Promise<Result<IngestionResult>> {
+    // `ctl` is this call's own: the transport hands the body back in it, read once
+    const read: { body?: string } = {};
+    ctl.text = read;
     const response = await transport(
       new LightRequest(ingestUrl, {
         method: 'POST',
@@ -438,7 +441,7 @@ export function createKisClient(options: KisClientOptions): KisClient {
         [CONTROL_KEY]: ctl,
       }),
     );
-    const text = await response.text();
+    const text = read.body ?? '';
     if (!response.ok) {
       let error: unknown = text;
       try {

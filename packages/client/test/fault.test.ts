@@ -51,4 +51,38 @@ describe('ingestMany against a faulty loopback server', () => {
       await server.close();
     }
   });
+
+  it('answers cut off or stalled half-way are retried: stored once, summary = server state', async () => {
+    const server = await startLoopback({ pCutBody: 0.05, pStallBody: 0.05, seed: 7 }, KEY);
+    try {
+      const kis = createKisClient({
+        baseUrl: server.url,
+        apiKey: KEY,
+        logLevel: 'off',
+        maxRetries: 10,
+        timeoutMs: 300,
+        backoff: { initialDelayMs: 2, maxDelayMs: 20 },
+      });
+      const N = 400;
+      const docs = Array.from({ length: N }, (_, i) => ({
+        id: `cut-${i}`,
+        semantic_identifier: `Cut ${i}`,
+        sections: [{ text: `text ${i}` }],
+        metadata: {},
+      }));
+      const results: IngestResult[] = [];
+      const run = kis.ingestMany(docs, { concurrency: 16 });
+      for await (const r of run) results.push(r);
+      const s = await run.summary;
+      expect(s.failed).toBe(0);
+      expect(results).toHaveLength(N);
+      expect(server.docs.size).toBe(N);
+      expect(server.lostAfterStore.size).toBeGreaterThan(0);
+      // each cut or stalled answer was a failed attempt, retried: the retry found the document
+      expect(s.updated).toBe(server.lostAfterStore.size);
+      expect(s.created).toBe(N - server.lostAfterStore.size);
+    } finally {
+      await server.close();
+    }
+  });
 });

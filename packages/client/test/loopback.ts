@@ -12,6 +12,10 @@ export interface Faults {
   pDropBefore?: number;
   /** Probability of storing the document, then destroying the socket (the answer is lost). */
   pDropAfter?: number;
+  /** Probability of storing the document, then cutting the connection half-way through the answer. */
+  pCutBody?: number;
+  /** Probability of storing the document, then sending half the answer and stalling. */
+  pStallBody?: number;
   /** Service time per request in ms. */
   delayMs?: number;
   seed?: number;
@@ -55,10 +59,12 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startLoopback(faults: Faults = {}, apiKey?: string): Promise<Loopback> {
   const random = prng(faults.seed ?? 1);
-  // cumulative thresholds of one draw per request: 503, 429, drop before, drop after storing
+  // cumulative thresholds of one draw per request: 503, 429, drop before, drop after storing,
+  // cut and stalled answers
   const edges: number[] = [];
   let sum = 0;
-  for (const p of [faults.p503, faults.p429, faults.pDropBefore, faults.pDropAfter]) {
+  const draws = [faults.p503, faults.p429, faults.pDropBefore, faults.pDropAfter];
+  for (const p of [...draws, faults.pCutBody, faults.pStallBody]) {
     sum += p ?? 0;
     edges.push(sum);
   }
@@ -122,7 +128,23 @@ export async function startLoopback(faults: Faults = {}, apiKey?: string): Promi
       state.lostAfterStore.add(id);
       return req.socket.destroy();
     }
-    send(res, 200, { document_id: id, already_existed: existing !== undefined });
+    const answer = JSON.stringify({ document_id: id, already_existed: existing !== undefined });
+    if (r < (edges[5] as number)) {
+      // headers and half the body, then the connection is cut (or the rest never comes)
+      state.lostAfterStore.add(id);
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(answer),
+      });
+      res.write(answer.slice(0, answer.length >> 1));
+      if (r < (edges[4] as number)) setTimeout(() => req.socket.destroy(), 5);
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(answer),
+    });
+    res.end(answer);
   };
   const server: Server = createServer((req, res) => {
     state.inFlight++;

@@ -84,11 +84,15 @@ describe('the API key never leaks', () => {
       n++;
       const auth = c.headers.get('authorization') ?? '';
       if (n % 5 === 1) return json({ detail: `bad token ${auth}` }, 401);
-      if (n % 5 === 2) return json({ error_code: 'X', detail: `key=${API_KEY}` }, 500);
+      if (n % 5 === 2)
+        return json({ error_code: 'X', detail: `key=${API_KEY}` }, 500, {
+          'x-request-id': `req-${API_KEY}`,
+        });
       if (n % 5 === 3)
-        return new Response(`<html><title>${API_KEY}</title></html>`, {
-          status: 404,
-          headers: { 'content-type': 'text/html' },
+        return new Response(`<html><title>${API_KEY} ${auth}</title></html>`, {
+          // a login page answering 200, echoing the key and the header, tagged with it
+          status: n % 2 === 0 ? 200 : 404,
+          headers: { 'content-type': 'text/html', 'x-request-id': auth },
         });
       if (n % 5 === 4)
         throw Object.assign(new TypeError(`fetch failed ${API_KEY}`), {
@@ -135,6 +139,24 @@ describe('the API key never leaks', () => {
     ];
     for (const h of haystacks) expect(h).not.toContain(API_KEY);
     expect(log.text()).toContain('[REDACTED]');
+  });
+
+  it('keeps placeholders and prose about bearer tokens readable', async () => {
+    const { fetch } = mockFetch(() =>
+      json(
+        { detail: 'send the header Authorization: Bearer <API key> (a Bearer token); got none' },
+        401,
+      ),
+    );
+    const err = await client(fetch)
+      .credentials.list()
+      .catch((e) => e);
+    expect(err.message).toContain('Authorization: Bearer <API key> (a Bearer token)');
+    const echoed = mockFetch((c) => json({ detail: `got ${c.headers.get('authorization')}` }, 401));
+    const err2 = await client(echoed.fetch)
+      .credentials.list()
+      .catch((e) => e);
+    expect(err2.message).toContain('got Bearer [REDACTED]');
   });
 
   it('client objects do not show the key when inspected', () => {

@@ -196,7 +196,8 @@ export function errorFromResponse(response: Response, body: unknown, ctx: ErrorC
   const status = response.status;
   const safeBody = redactor.value(body);
   const url = redactor.text(ctx.url);
-  const requestId = response.headers.get('x-request-id') ?? undefined;
+  const rawRequestId = response.headers.get('x-request-id');
+  const requestId = rawRequestId === null ? undefined : redactor.text(rawRequestId);
   const headers = redactor.headers(headersObject(response.headers));
   const tail = `${ctx.attempts && ctx.attempts > 1 ? ` (after ${ctx.attempts} attempts)` : ''}${requestId ? ` [request id ${requestId}]` : ''}${ctx.hint ? ` ${ctx.hint}` : ''}`;
   if (looksLikeHtml(response.headers.get('content-type'), body)) {

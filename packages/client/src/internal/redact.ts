@@ -6,7 +6,10 @@
 
 export const REDACTED = '[REDACTED]';
 
-const BEARER_RE = /(bearer\s+)[^\s"',;]+/gi;
+// A token after "Bearer": not a placeholder (`Bearer <API key>`) and not a word of prose
+// (`a Bearer token`, which servers' own hints contain): tokens have a digit or one of `-._~+/=`.
+// The client's own key is redacted wherever it appears, whatever precedes it.
+const BEARER_RE = /(bearer\s+)(?!<)(?=[^\s"',;]*[\d._~+/=-])[^\s"',;]+/gi;
 const SENSITIVE_HEADER_RE = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key)$/i;
 
 export type Redactor = {

@@ -7,7 +7,6 @@ import {
   APIConnectionError,
   APITimeoutError,
   APIUserAbortError,
-  HtmlResponseError,
   type KisError,
 } from '../errors.js';
 import type { LevelLogger } from '../logging.js';
@@ -18,7 +17,7 @@ import type { Redactor } from './redact.js';
 export interface RequestOptions {
   /** Cancels the call (every attempt and every backoff wait). */
   signal?: AbortSignal | undefined;
-  /** Time-out of each attempt in ms (the answer must start within it). */
+  /** Time-out of each attempt in ms (the whole answer, body included, must arrive within it). */
   timeoutMs?: number | undefined;
   /** Retries after the first attempt (0 disables retrying). */
   maxRetries?: number | undefined;
@@ -55,6 +54,11 @@ export interface CallControl extends RequestOptions {
    * instead of adding a listener to one signal per request. `signal` is used for backoff waits.
    */
   registry?: AbortRegistry | undefined;
+  /**
+   * Set to `{}` to get the answer's body as text in `text.body` (the Response returned then has
+   * its body consumed): no second buffer and no new Response on the hot path.
+   */
+  text?: { body?: string } | undefined;
 }
 
 /** A set of aborts fired together; cheaper than one AbortSignal listener per request. */
@@ -128,6 +132,8 @@ function causeInfo(err: unknown): { code: string | undefined; text: string } {
 
 interface Attempted {
   response?: Response;
+  /** The body, already read, when the caller asked for it as text (`CallControl.text`). */
+  text?: string;
   error?: KisError;
   kind?: 'connection' | 'timeout' | 'abort';
   preSend?: boolean;
@@ -232,6 +238,7 @@ export function createTransport(config: TransportConfig): TransportFetch {
     timeoutMs: number,
     userSignal: AbortSignal | null | undefined,
     registry: AbortRegistry | undefined,
+    asText: boolean,
   ): Promise<Attempted> {
     // a caller's own signal gets its own controller; everything else shares a bucket
     const own = userSignal && !registry ? new AbortController() : undefined;
@@ -253,7 +260,14 @@ export function createTransport(config: TransportConfig): TransportFetch {
     }
     try {
       const response = await baseFetch(url, init);
-      return { response };
+      // The answer counts once all of it has arrived: its body is read here, under the same
+      // time-out and abort signal, so a body that stalls or is cut off is a time-out or a
+      // connection failure of this attempt (retried like any other), never a hang or an
+      // untyped error after the retry loop.
+      if (asText) return { response, text: await response.text() };
+      // a copy with the body in memory (status, status text and headers taken from the answer)
+      const bytes = response.body === null ? null : await response.arrayBuffer();
+      return { response: new Response(bytes, response) };
     } catch (err) {
       if (userSignal?.aborted) {
         return { kind: 'abort', error: abortError(init.method ?? 'GET', url, userSignal) };
@@ -330,6 +344,7 @@ export function createTransport(config: TransportConfig): TransportFetch {
     const maxRetries = Math.max(0, control?.maxRetries ?? config.maxRetries);
     const timeoutMs = control?.timeoutMs ?? config.timeoutMs;
     const unsafe = control?.retryMode === 'unsafe';
+    const asText = control?.text !== undefined;
     const init: RequestInit = { method, headers, body: body ?? null, redirect: 'follow' };
     const debug = log.enabled('debug');
 
@@ -342,8 +357,9 @@ export function createTransport(config: TransportConfig): TransportFetch {
           headers: redactor.headers(headers),
         });
       }
-      const result = await attempt(url, init, timeoutMs, userSignal, registry);
+      const result = await attempt(url, init, timeoutMs, userSignal, registry, asText);
       const response = result.response;
+      let event: RetryEvent;
       if (response) {
         const status = response.status;
         if (debug) {
@@ -356,64 +372,58 @@ export function createTransport(config: TransportConfig): TransportFetch {
           );
         }
         control?.onStatus?.(status);
-        if (status < 300 && status >= 200) {
+        const ok = status < 300 && status >= 200;
+        if (ok) {
           const ct = response.headers.get('content-type');
           if (ct !== null && /\btext\/html\b|application\/xhtml/i.test(ct)) {
-            const { htmlMessage } = await import('./error-parse.js');
-            const text = await response.text().catch(() => '');
-            throw new HtmlResponseError(htmlMessage(status, method, redactor.text(url), text), {
-              status,
-              body: redactor.text(text.replace(/\s+/g, ' ').slice(0, 500)),
-              requestId: response.headers.get('x-request-id') ?? undefined,
-            });
+            // an HTML page is never the API's answer (a login page, a proxy, a missing /api)
+            const { errorFromResponse } = await import('./error-parse.js');
+            const text = result.text ?? (await response.text().catch(() => ''));
+            throw errorFromResponse(response, text, { method, url, redactor });
           }
+        }
+        if (
+          ok ||
+          retry >= maxRetries ||
+          !(unsafe ? RETRYABLE_UNSAFE.has(status) : isRetryableStatus(status))
+        ) {
+          if (control?.text) control.text.body = result.text;
           return response;
         }
-        const canRetry =
-          retry < maxRetries && (unsafe ? RETRYABLE_UNSAFE.has(status) : isRetryableStatus(status));
-        if (!canRetry) return response;
-        const hinted = retryAfterMs(response.headers);
-        const delayMs = hinted ?? backoffDelayMs(retry + 1, config.backoff, random);
-        await response.arrayBuffer().catch(() => undefined);
-        log.log(
-          'info',
-          `retrying ${method} ${url} in ${Math.round(delayMs)} ms after ${status} (retry ${retry + 1} of ${maxRetries})`,
-        );
-        control?.onRetry?.({ retry: retry + 1, status, delayMs });
-        try {
-          await sleep(delayMs, userSignal ?? undefined);
-        } catch {
-          throw abortError(method, url, userSignal as AbortSignal);
+        const delayMs =
+          retryAfterMs(response.headers) ?? backoffDelayMs(retry + 1, config.backoff, random);
+        event = { retry: retry + 1, status, delayMs };
+      } else {
+        const error = result.error as KisError;
+        if (result.kind === 'abort') throw error;
+        const canRetry = retry < maxRetries && (!unsafe || result.preSend === true);
+        if (!canRetry) {
+          const note = `${retry > 0 ? ` (after ${retry + 1} attempts)` : ''}${unsafe && !result.preSend && control?.unsafeHint ? ` ${control.unsafeHint}` : ''}`;
+          if (note) {
+            const Ctor = error.constructor as new (m: string, i: { cause?: unknown }) => KisError;
+            const cause = (error as { cause?: unknown }).cause;
+            const wrapped = new Ctor(error.message + note, cause === undefined ? {} : { cause });
+            log.log('info', wrapped.message);
+            throw wrapped;
+          }
+          log.log('info', error.message);
+          throw error;
         }
-        continue;
+        event = {
+          retry: retry + 1,
+          error: result.kind === 'timeout' ? 'timeout' : 'connection',
+          delayMs: backoffDelayMs(retry + 1, config.backoff, random),
+        };
       }
-      const error = result.error as KisError;
-      if (result.kind === 'abort') throw error;
-      const canRetry = retry < maxRetries && (!unsafe || result.preSend === true);
-      if (!canRetry) {
-        const note = `${retry > 0 ? ` (after ${retry + 1} attempts)` : ''}${unsafe && !result.preSend && control?.unsafeHint ? ` ${control.unsafeHint}` : ''}`;
-        if (note) {
-          const Ctor = error.constructor as new (m: string, i: { cause?: unknown }) => KisError;
-          const cause = (error as { cause?: unknown }).cause;
-          const wrapped = new Ctor(error.message + note, cause === undefined ? {} : { cause });
-          log.log('info', wrapped.message);
-          throw wrapped;
-        }
-        log.log('info', error.message);
-        throw error;
-      }
-      const delayMs = backoffDelayMs(retry + 1, config.backoff, random);
+      const after =
+        event.status ?? (event.error === 'timeout' ? 'a time-out' : 'a connection failure');
       log.log(
         'info',
-        `retrying ${method} ${url} in ${Math.round(delayMs)} ms after ${result.kind === 'timeout' ? 'a time-out' : 'a connection failure'} (retry ${retry + 1} of ${maxRetries})`,
+        `retrying ${method} ${url} in ${Math.round(event.delayMs)} ms after ${after} (retry ${event.retry} of ${maxRetries})`,
       );
-      control?.onRetry?.({
-        retry: retry + 1,
-        error: result.kind === 'timeout' ? 'timeout' : 'connection',
-        delayMs,
-      });
+      control?.onRetry?.(event);
       try {
-        await sleep(delayMs, userSignal ?? undefined);
+        await sleep(event.delayMs, userSignal ?? undefined);
       } catch {
         throw abortError(method, url, userSignal as AbortSignal);
       }
