@@ -26,32 +26,22 @@ async function overhead(sink) {
     document: documentAt(i),
     cc_pair_id: 1,
   }));
-  const shared = new AbortController();
+  // bare fetch, and with an AbortSignal: what any time-out costs in undici
+  const bareFetch = (signal) => async () => {
+    for (const body of bodies) {
+      const r = await fetch(url, {
+        signal,
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (!r.ok) throw new Error(`bare fetch: ${r.status}`);
+      await r.json();
+    }
+  };
   const kinds = {
-    bare: async () => {
-      for (const body of bodies) {
-        const r = await fetch(url, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        if (!r.ok) throw new Error(`bare fetch: ${r.status}`);
-        await r.json();
-      }
-    },
-    // what any time-out costs with fetch: undici's work for a request with an AbortSignal
-    bareWithSignal: async () => {
-      for (const body of bodies) {
-        const r = await fetch(url, {
-          signal: shared.signal,
-          method: 'POST',
-          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        if (!r.ok) throw new Error(`bare fetch: ${r.status}`);
-        await r.json();
-      }
-    },
+    bare: bareFetch(undefined),
+    bareWithSignal: bareFetch(new AbortController().signal),
     typed: async () => {
       for (const body of bodies) await kis.ingestion.ingest(body);
     },
