@@ -230,6 +230,16 @@ describe('body size limit', () => {
     );
     expect(r.status).toBe(413);
     expect(r.body.detail).toMatch(/at most 65536 bytes/);
+    // the emulator's own seeding route outside /api has the same limit
+    const seeded = await fetch(`${emulator.url}/_emulator/documents`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${emulator.adminKey}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ document: doc({ sections: [{ text: big }] }) }),
+    });
+    expect(seeded.status).toBe(413);
   });
 
   it('answers 413 for a chunked body (no Content-Length) over the limit, and stays up', async () => {

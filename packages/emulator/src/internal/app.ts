@@ -283,11 +283,13 @@ export function createApp(options: AppOptions): Hono {
       413,
       `Request body too large: the emulator accepts at most ${options.maxBodyBytes} bytes (--max-body-bytes)`,
     );
-  app.use(`${API_PREFIX}/*`, async (c, next) => {
-    const length = c.req.header('content-length');
-    if (length !== undefined && Number(length) > options.maxBodyBytes) return tooLarge();
-    await next();
-  });
+  for (const prefix of [API_PREFIX, '/_emulator']) {
+    app.use(`${prefix}/*`, async (c, next) => {
+      const length = c.req.header('content-length');
+      if (length !== undefined && Number(length) > options.maxBodyBytes) return tooLarge();
+      await next();
+    });
+  }
 
   const mount = (route: string, op: OperationInfo, handler: OpHandler): void => {
     const role = requiredRole(op.path);
