@@ -71,7 +71,7 @@ function describe(e: AjvError): ClientValidationIssue {
         path,
         message:
           p.format === 'date-time'
-            ? 'must be a date-time (RFC 3339 with a time zone, e.g. 2024-05-01T12:00:00Z)'
+            ? 'must be a date-time (ISO 8601, e.g. 2024-05-01T12:00:00Z or 2024-05-01)'
             : `must be a valid ${String(p.format)}`,
         keyword: e.keyword,
       };
