@@ -166,6 +166,22 @@ describe('JSON bodies are validated against the spec (FastAPI-style 422)', () =>
     expect(accepted.status).toBe(200);
   });
 
+  it('a JSON body sent with another Content-Type: 422 as FastAPI answers; none at all is read as JSON', async () => {
+    const body = JSON.stringify({ document: doc({ id: 'typed' }) });
+    const plain = await call<Issues>('POST', '/svc-api/ingestion', {
+      raw: body,
+      contentType: 'text/plain',
+    });
+    expect(plain.status).toBe(422);
+    expect(plain.body.detail[0]).toMatchObject({ loc: ['body'], type: 'model_attributes_type' });
+    expect(plain.body.detail[0]?.msg).toContain('send Content-Type: application/json');
+    const json = await call('POST', '/svc-api/ingestion', {
+      raw: body,
+      contentType: 'application/json; charset=utf-8',
+    });
+    expect(json.status).toBe(200);
+  });
+
   it('a body that is not a JSON object', async () => {
     const r = await call<Issues>('POST', '/svc-api/ingestion', { json: [1, 2] });
     expect(r.status).toBe(422);

@@ -148,6 +148,21 @@ async function readJsonBody(
 ): Promise<{ body: unknown; issues: ValidationIssue[] }> {
   const info = op.body!;
   const text = await readText(c, maxBytes);
+  const type = c.req.header('content-type');
+  if (text.trim() !== '' && type !== undefined && !/^application\/([\w.-]+\+)?json\b/i.test(type)) {
+    // FastAPI reads the body as JSON only without a Content-Type or with a JSON one; anything
+    // else reaches the model as raw bytes, which deployed servers answer with this 422
+    return {
+      body: undefined,
+      issues: [
+        {
+          loc: ['body'],
+          msg: `Input should be a valid dictionary or object to extract fields from (the body was sent as ${type.split(';')[0]}; send Content-Type: application/json)`,
+          type: 'model_attributes_type',
+        },
+      ],
+    };
+  }
   if (text.trim() === '') {
     if (info.required) {
       return {
