@@ -4,6 +4,17 @@ import { startLoopback } from './loopback.js';
 
 const KEY = 'fault-test-key-7f3a';
 
+/** A client that retries up to 10 times with short backoffs (the faults are frequent). */
+const retryingClient = (baseUrl: string, options: { timeoutMs?: number } = {}) =>
+  createKisClient({
+    baseUrl,
+    apiKey: KEY,
+    logLevel: 'off',
+    maxRetries: 10,
+    backoff: { initialDelayMs: 2, maxDelayMs: 20 },
+    ...options,
+  });
+
 describe('ingestMany against a faulty loopback server', () => {
   it('503 10 %, 429 5 %, dropped connections 2 %: every document stored exactly once, summary = server state', async () => {
     const server = await startLoopback(
@@ -11,13 +22,7 @@ describe('ingestMany against a faulty loopback server', () => {
       KEY,
     );
     try {
-      const kis = createKisClient({
-        baseUrl: server.url,
-        apiKey: KEY,
-        logLevel: 'off',
-        maxRetries: 10,
-        backoff: { initialDelayMs: 2, maxDelayMs: 20 },
-      });
+      const kis = retryingClient(server.url);
       const N = 1500;
       // no ids: the client must fix them (the derived id) for retries to be upserts
       const docs = Array.from({ length: N }, (_, i) => ({
@@ -55,14 +60,7 @@ describe('ingestMany against a faulty loopback server', () => {
   it('answers cut off or stalled half-way are retried: stored once, summary = server state', async () => {
     const server = await startLoopback({ pCutBody: 0.05, pStallBody: 0.05, seed: 7 }, KEY);
     try {
-      const kis = createKisClient({
-        baseUrl: server.url,
-        apiKey: KEY,
-        logLevel: 'off',
-        maxRetries: 10,
-        timeoutMs: 300,
-        backoff: { initialDelayMs: 2, maxDelayMs: 20 },
-      });
+      const kis = retryingClient(server.url, { timeoutMs: 300 });
       const N = 400;
       const docs = Array.from({ length: N }, (_, i) => ({
         id: `cut-${i}`,
