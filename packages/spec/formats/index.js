@@ -8,16 +8,16 @@
 // optional, the offset optional (a timestamp without one is read as UTC; the seed calls the
 // field an "ISO 8601 UTC timestamp"), and a bare date (midnight).
 
-/** The shape of an accepted date-time (no calendar check: see `isDateTime`). */
+/**
+ * The shape of an accepted date-time (no calendar check: see `isDateTime`). Its groups: year,
+ * month, day, hour, minute, second, fraction, zone, offset sign, offset hours, offset minutes.
+ */
 export const DATE_TIME_PATTERN =
-  /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
-
-const SHAPE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
 
 /** True when `value` is a date-time deployed servers accept, calendar included (no 30 February). */
 export function isDateTime(value) {
-  const m = SHAPE.exec(value);
+  const m = DATE_TIME_PATTERN.exec(value);
   if (m === null) return false;
   const [, y, mo, d, h = '00', mi = '00', s = '00', , , , oh = '00', om = '00'] = m;
   const year = Number(y);
@@ -43,7 +43,7 @@ export function isDateTime(value) {
  * is returned as it is.
  */
 export function toRfc3339(value) {
-  const m = SHAPE.exec(value);
+  const m = DATE_TIME_PATTERN.exec(value);
   if (m === null) return value;
   const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone, sign, oh, om = '00'] = m;
   const offset = sign === undefined ? 'Z' : `${sign}${oh}:${om}`;
