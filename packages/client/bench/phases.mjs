@@ -1,6 +1,8 @@
 // One benchmark phase, run in its own process by run.mjs (so JIT and GC state of one phase do not
 // bleed into the next), against the sinks run.mjs started.
-import { createKisClient } from '../dist/index.js';
+// the package as an app imports it: under Node, its node:http sender
+import { createKisClient } from '@kis/client';
+import http from 'node:http';
 
 const quick = process.env.KIS_BENCH_QUICK === '1';
 const KEY = 'bench-key-0123456789';
@@ -101,6 +103,47 @@ async function rawPool(url, docs, concurrency, withTimeout = false) {
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
+// The same pool on node:http with a keep-alive agent: the transport ingestMany uses under Node, so
+// the ratio against it is the client's own cost.
+async function rawHttpPool(url, docs, concurrency) {
+  const agent = new http.Agent({ keepAlive: true });
+  const send = (body) =>
+    new Promise((resolve, reject) => {
+      const req = http.request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            authorization: `Bearer ${KEY}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            if (res.statusCode !== 200) reject(new Error(`raw http pool: ${res.statusCode}`));
+            else resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  let next = 0;
+  const worker = async () => {
+    while (next < docs.length) {
+      const i = next++;
+      await send(JSON.stringify({ document: docs[i], cc_pair_id: 1 }));
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  agent.destroy();
+}
+
 // 2. ingestMany vs a raw fetch promise pool (same concurrency), best of 3 interleaved runs
 async function throughput(sink, count, concurrency) {
   const kis = createKisClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
@@ -122,15 +165,22 @@ async function throughput(sink, count, concurrency) {
     await rawPool(url, docs, concurrency, true);
     return performance.now() - t;
   };
+  const httpPool = async () => {
+    const t = performance.now();
+    await rawHttpPool(url, docs, concurrency);
+    return performance.now() - t;
+  };
   await many();
   await pool();
   await poolTimeout();
-  const times = { many: [], pool: [], poolTimeout: [] };
+  await httpPool();
+  const times = { many: [], pool: [], poolTimeout: [], httpPool: [] };
   // interleaved rounds, best of each: the machine is shared, the best run is the least disturbed
   for (let r = 0; r < 5; r++) {
     times.pool.push(await pool());
     times.many.push(await many());
     times.poolTimeout.push(await poolTimeout());
+    times.httpPool.push(await httpPool());
   }
   const best = (a) => Math.min(...a);
   return {
@@ -139,8 +189,10 @@ async function throughput(sink, count, concurrency) {
     docs_per_s_ingest_many: (count * 1000) / best(times.many),
     docs_per_s_raw_pool: (count * 1000) / best(times.pool),
     docs_per_s_raw_pool_with_timeout: (count * 1000) / best(times.poolTimeout),
+    docs_per_s_raw_http_pool: (count * 1000) / best(times.httpPool),
     ratio: best(times.pool) / best(times.many),
     ratio_vs_raw_pool_with_timeout: best(times.poolTimeout) / best(times.many),
+    ratio_vs_raw_http_pool: best(times.httpPool) / best(times.many),
   };
 }
 

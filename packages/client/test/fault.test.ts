@@ -1,21 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { createKisClient, deriveDocumentId, type IngestResult } from '../src/index.js';
+import { createKisClient as createFetchClient, deriveDocumentId, type IngestResult } from '../src/index.js';
+import { createKisClient as createNodeClient } from '../src/index.node.js';
 import { startLoopback } from './loopback.js';
 
 const KEY = 'fault-test-key-7f3a';
 
-/** A client that retries up to 10 times with short backoffs (the faults are frequent). */
-const retryingClient = (baseUrl: string, options: { timeoutMs?: number } = {}) =>
-  createKisClient({
-    baseUrl,
-    apiKey: KEY,
-    logLevel: 'off',
-    maxRetries: 10,
-    backoff: { initialDelayMs: 2, maxDelayMs: 20 },
-    ...options,
-  });
+// every fault, through both senders: node:http (the default under Node) and fetch
+describe.each([
+  ['node:http', createNodeClient],
+  ['fetch', createFetchClient],
+])('ingestMany (%s) against a faulty loopback server', (_sender, createKisClient) => {
+  /** A client that retries up to 10 times with short backoffs (the faults are frequent). */
+  const retryingClient = (baseUrl: string, options: { timeoutMs?: number } = {}) =>
+    createKisClient({
+      baseUrl,
+      apiKey: KEY,
+      logLevel: 'off',
+      maxRetries: 10,
+      backoff: { initialDelayMs: 2, maxDelayMs: 20 },
+      ...options,
+    });
 
-describe('ingestMany against a faulty loopback server', () => {
   it('503 10 %, 429 5 %, dropped connections 2 %: every document stored exactly once, summary = server state', async () => {
     const server = await startLoopback(
       { p503: 0.1, p429: 0.05, pDropBefore: 0.01, pDropAfter: 0.01, delayMs: 1, seed: 42 },

@@ -5,7 +5,9 @@
  * plain text, and HTML pages (a base URL without `/api`, a proxy or a login page).
  */
 import {
+  APIConnectionError,
   APIError,
+  APITimeoutError,
   AuthenticationError,
   BadRequestError,
   ConflictError,
@@ -21,6 +23,7 @@ import {
 } from '../errors.js';
 import { retryAfterMs } from './backoff.js';
 import type { Redactor } from './redact.js';
+import type { Attempted, HeaderReader, Received } from './transport.js';
 
 const MAX_TEXT = 500;
 
@@ -69,7 +72,7 @@ function toIssue(item: unknown): ValidationIssue | undefined {
  * when one is documented, and puts the real findings in an `sl-violations` header. Those name the
  * offending field, so they are the detail worth reporting.
  */
-function prismViolations(headers: Headers): ValidationIssue[] | undefined {
+function prismViolations(headers: HeaderReader): ValidationIssue[] | undefined {
   const raw = headers.get('sl-violations');
   if (!raw) return undefined;
   try {
@@ -179,7 +182,7 @@ export interface ErrorContext {
   attempts?: number | undefined;
 }
 
-function headersObject(h: Headers): Record<string, string> {
+function headersObject(h: HeaderReader): Record<string, string> {
   const out: Record<string, string> = {};
   h.forEach((v, k) => {
     out[k] = v;
@@ -191,7 +194,11 @@ function headersObject(h: Headers): Record<string, string> {
  * Build the typed error for an answer with status `response.status` whose body was already read
  * (`body`: parsed JSON, or text when it was not JSON).
  */
-export function errorFromResponse(response: Response, body: unknown, ctx: ErrorContext): APIError {
+export function errorFromResponse(
+  response: Pick<Received, 'status' | 'statusText' | 'headers'>,
+  body: unknown,
+  ctx: ErrorContext,
+): APIError {
   const { redactor } = ctx;
   const status = response.status;
   const safeBody = redactor.value(body);
@@ -230,4 +237,52 @@ export function errorFromResponse(response: Response, body: unknown, ctx: ErrorC
   }
   const Ctor = BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
   return new Ctor(message, init);
+}
+
+/** Error codes meaning the request never left: safe to retry even a non-idempotent call. */
+const PRE_SEND_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** The first `code` and the joined messages along an error's `cause` chain. */
+function causeInfo(err: unknown): { code: string | undefined; text: string } {
+  let code: string | undefined;
+  const parts: string[] = [];
+  let e = err as { message?: unknown; code?: unknown; cause?: unknown } | undefined;
+  for (let i = 0; e && i < 5; i++, e = e.cause as typeof e) {
+    if (code === undefined && typeof e.code === 'string') code = e.code;
+    if (typeof e.message === 'string' && e.message && !parts.includes(e.message))
+      parts.push(e.message);
+  }
+  return { code, text: parts.join(': ') || String(err) };
+}
+
+/** An attempt that got no answer (not aborted by the caller): a time-out or a connection failure. */
+export function attemptFailure(
+  err: unknown,
+  method: string,
+  url: string,
+  timeoutMs: number,
+  timedOut: boolean,
+  redactor: Redactor,
+): Attempted {
+  if (timedOut) {
+    return {
+      kind: 'timeout',
+      error: new APITimeoutError(redactor.text(`${method} ${url} timed out after ${timeoutMs} ms.`)),
+    };
+  }
+  const { code, text } = causeInfo(err);
+  return {
+    kind: 'connection',
+    preSend: code !== undefined && PRE_SEND_CODES.has(code),
+    error: new APIConnectionError(redactor.text(`Connection failed: ${method} ${url}: ${text}.`), {
+      // a redacted copy: the original error object is not kept (it could carry anything)
+      cause: Object.assign(new Error(redactor.text(text)), code ? { code } : {}),
+    }),
+  };
 }

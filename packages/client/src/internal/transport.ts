@@ -3,12 +3,7 @@
  * time-out, the caller's AbortSignal, retries with backoff, the retry-count header and logging.
  * It holds no global state: one transport per client.
  */
-import {
-  APIConnectionError,
-  APITimeoutError,
-  APIUserAbortError,
-  type KisError,
-} from '../errors.js';
+import { APIUserAbortError, type KisError } from '../errors.js';
 import type { LevelLogger } from '../logging.js';
 import { type BackoffOptions, backoffDelayMs, retryAfterMs, sleep } from './backoff.js';
 import type { Redactor } from './redact.js';
@@ -54,11 +49,6 @@ export interface CallControl extends RequestOptions {
    * instead of adding a listener to one signal per request. `signal` is used for backoff waits.
    */
   registry?: AbortRegistry | undefined;
-  /**
-   * Set to `{}` to get the answer's body as text in `text.body` (the Response returned then has
-   * its body consumed): no second buffer and no new Response on the hot path.
-   */
-  text?: { body?: string } | undefined;
 }
 
 /** A set of aborts fired together; cheaper than one AbortSignal listener per request. */
@@ -70,8 +60,62 @@ export interface AbortRegistry {
 
 export const CONTROL_KEY = 'kis';
 
+/** Response headers as the client reads them (a WHATWG `Headers` is one). */
+export interface HeaderReader {
+  get(name: string): string | null;
+  forEach(callback: (value: string, name: string) => void): void;
+}
+
+/** One answer, all of it arrived: status, headers and the body read as asked. */
+export interface Received {
+  status: number;
+  statusText: string;
+  /** A WHATWG `Headers` when the body was asked for as bytes. */
+  headers: HeaderReader;
+  /** The body as text, when asked for as text. */
+  text?: string;
+  /** The body's bytes (null for answers without a body), when asked for as bytes. */
+  bytes?: ArrayBuffer | null;
+}
+
+/** What a sender is given: a `fetch` init whose body is a string, bytes, a form or a blob. */
+export interface SendInit {
+  method: string;
+  headers: Headers | Record<string, string>;
+  body: BodyInit | null;
+  signal: AbortSignal;
+}
+
+/**
+ * Sends one request and reads its whole answer (as text, or as bytes), following redirects;
+ * rejects on a connection failure or when `signal` aborts (then with the signal's reason or an
+ * AbortError). The core sends with `fetch`; `@kis/client` under Node sends with node:http(s).
+ */
+export type Sender = (url: string, init: SendInit, as: 'text' | 'bytes') => Promise<Received>;
+
+/** A sender on a `fetch` function. */
+export function fetchSender(fetch: typeof globalThis.fetch): Sender {
+  return async (url, init, as) => {
+    const response = await fetch(url, { ...init, redirect: 'follow' });
+    const { status, statusText, headers } = response;
+    if (as === 'text') return { status, statusText, headers, text: await response.text() };
+    const bytes = response.body === null ? null : await response.arrayBuffer();
+    return { status, statusText, headers, bytes };
+  };
+}
+
+/** A WHATWG Response for openapi-fetch, from an answer read as bytes. */
+export function toResponse(received: Received): Response {
+  const status = received.status;
+  return new Response(status === 204 || status === 205 || status === 304 ? null : received.bytes, {
+    status,
+    statusText: received.statusText,
+    headers: received.headers as Headers,
+  });
+}
+
 export interface TransportConfig {
-  fetch: typeof globalThis.fetch;
+  send: Sender;
   apiKey: string;
   maxRetries: number;
   timeoutMs: number;
@@ -105,35 +149,12 @@ export class LightRequest {
 
 const RETRYABLE_UNSAFE = new Set([408, 429, 503]);
 const BUCKET_MEMBERS = 32;
-const PRE_SEND_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
-
 function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
-/** The first `code` and the joined messages along an error's `cause` chain. */
-function causeInfo(err: unknown): { code: string | undefined; text: string } {
-  let code: string | undefined;
-  const parts: string[] = [];
-  let e = err as { message?: unknown; code?: unknown; cause?: unknown } | undefined;
-  for (let i = 0; e && i < 5; i++, e = e.cause as typeof e) {
-    if (code === undefined && typeof e.code === 'string') code = e.code;
-    if (typeof e.message === 'string' && e.message && !parts.includes(e.message))
-      parts.push(e.message);
-  }
-  return { code, text: parts.join(': ') || String(err) };
-}
-
-interface Attempted {
-  response?: Response;
-  /** The body, already read, when the caller asked for it as text (`CallControl.text`). */
-  text?: string;
+export interface Attempted {
+  received?: Received;
   error?: KisError;
   kind?: 'connection' | 'timeout' | 'abort';
   preSend?: boolean;
@@ -155,10 +176,17 @@ interface Bucket {
 
 export type TransportFetch = (input: Request | LightRequest, init?: unknown) => Promise<Response>;
 
-/** Create the transport used as openapi-fetch's `fetch` option. */
-export function createTransport(config: TransportConfig): TransportFetch {
+export interface Transport {
+  /** openapi-fetch's `fetch` option: the answer as a WHATWG Response. */
+  fetch: TransportFetch;
+  /** The same call, the answer read as text (the bulk hot path: no Response is built). */
+  exchange(input: LightRequest): Promise<Received & { text: string }>;
+}
+
+/** Create the transport: auth, time-outs, retries and logging around the sender. */
+export function createTransport(config: TransportConfig): Transport {
   const { log, redactor } = config;
-  const baseFetch = config.fetch;
+  const send = config.send;
   const auth = `Bearer ${config.apiKey}`;
   const random = config.random ?? Math.random;
   const defaultHeaders = Object.entries(config.headers);
@@ -234,11 +262,11 @@ export function createTransport(config: TransportConfig): TransportFetch {
 
   async function attempt(
     url: string,
-    init: RequestInit,
+    init: SendInit,
     timeoutMs: number,
     userSignal: AbortSignal | null | undefined,
     registry: AbortRegistry | undefined,
-    asText: boolean,
+    as: 'text' | 'bytes',
   ): Promise<Attempted> {
     // a caller's own signal gets its own controller; everything else shares a bucket
     const own = userSignal && !registry ? new AbortController() : undefined;
@@ -259,40 +287,18 @@ export function createTransport(config: TransportConfig): TransportFetch {
       init.signal = (bucket as Bucket).controller.signal;
     }
     try {
-      const response = await baseFetch(url, init);
-      // The answer counts once all of it has arrived: its body is read here, under the same
+      // The answer counts once all of it has arrived: the sender reads the body under the same
       // time-out and abort signal, so a body that stalls or is cut off is a time-out or a
       // connection failure of this attempt (retried like any other), never a hang or an
       // untyped error after the retry loop.
-      if (asText) return { response, text: await response.text() };
-      // a copy with the body in memory (status, status text and headers taken from the answer)
-      const bytes = response.body === null ? null : await response.arrayBuffer();
-      return { response: new Response(bytes, response) };
+      return { received: await send(url, init, as) };
     } catch (err) {
       if (userSignal?.aborted) {
-        return { kind: 'abort', error: abortError(init.method ?? 'GET', url, userSignal) };
+        return { kind: 'abort', error: abortError(init.method, url, userSignal) };
       }
-      const method = init.method ?? 'GET';
-      if (timedOut || bucket?.timedOut) {
-        return {
-          kind: 'timeout',
-          error: new APITimeoutError(
-            redactor.text(`${method} ${url} timed out after ${timeoutMs} ms.`),
-          ),
-        };
-      }
-      const { code, text } = causeInfo(err);
-      return {
-        kind: 'connection',
-        preSend: code !== undefined && PRE_SEND_CODES.has(code),
-        error: new APIConnectionError(
-          redactor.text(`Connection failed: ${method} ${url}: ${text}.`),
-          {
-            // a redacted copy: the original error object is not kept (it could carry anything)
-            cause: Object.assign(new Error(redactor.text(text)), code ? { code } : {}),
-          },
-        ),
-      };
+      // failures are rare: their classification loads with error formatting
+      const { attemptFailure } = await import('./error-parse.js');
+      return attemptFailure(err, init.method, url, timeoutMs, timedOut || !!bucket?.timedOut, redactor);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       if (onUserAbort) userSignal?.removeEventListener('abort', onUserAbort);
@@ -309,7 +315,7 @@ export function createTransport(config: TransportConfig): TransportFetch {
     );
   }
 
-  return async function transportFetch(input: Request | LightRequest): Promise<Response> {
+  async function call(input: Request | LightRequest, as: 'text' | 'bytes'): Promise<Received> {
     const url = input.url;
     const method = input.method;
     let control: CallControl | undefined;
@@ -344,8 +350,12 @@ export function createTransport(config: TransportConfig): TransportFetch {
     const maxRetries = Math.max(0, control?.maxRetries ?? config.maxRetries);
     const timeoutMs = control?.timeoutMs ?? config.timeoutMs;
     const unsafe = control?.retryMode === 'unsafe';
-    const asText = control?.text !== undefined;
-    const init: RequestInit = { method, headers, body: body ?? null, redirect: 'follow' };
+    const init: SendInit = {
+      method,
+      headers,
+      body: body ?? null,
+      signal: undefined as unknown as AbortSignal, // set per attempt
+    };
     const debug = log.enabled('debug');
 
     for (let retry = 0; ; retry++) {
@@ -357,8 +367,8 @@ export function createTransport(config: TransportConfig): TransportFetch {
           headers: redactor.headers(headers),
         });
       }
-      const result = await attempt(url, init, timeoutMs, userSignal, registry, asText);
-      const response = result.response;
+      const result = await attempt(url, init, timeoutMs, userSignal, registry, as);
+      const response = result.received;
       let event: RetryEvent;
       if (response) {
         const status = response.status;
@@ -378,7 +388,7 @@ export function createTransport(config: TransportConfig): TransportFetch {
           if (ct !== null && /\btext\/html\b|application\/xhtml/i.test(ct)) {
             // an HTML page is never the API's answer (a login page, a proxy, a missing /api)
             const { errorFromResponse } = await import('./error-parse.js');
-            const text = result.text ?? (await response.text().catch(() => ''));
+            const text = response.text ?? new TextDecoder().decode(response.bytes ?? undefined);
             throw errorFromResponse(response, text, { method, url, redactor });
           }
         }
@@ -387,7 +397,6 @@ export function createTransport(config: TransportConfig): TransportFetch {
           retry >= maxRetries ||
           !(unsafe ? RETRYABLE_UNSAFE.has(status) : isRetryableStatus(status))
         ) {
-          if (control?.text) control.text.body = result.text;
           return response;
         }
         const delayMs =
@@ -428,5 +437,10 @@ export function createTransport(config: TransportConfig): TransportFetch {
         throw abortError(method, url, userSignal as AbortSignal);
       }
     }
+  }
+
+  return {
+    fetch: async (input) => toResponse(await call(input, 'bytes')),
+    exchange: (input) => call(input, 'text') as Promise<Received & { text: string }>,
   };
 }

@@ -1,0 +1,365 @@
+/**
+ * The Node sender (node:http(s), the default under Node) against real loopback servers: what
+ * `fetch` does for the client, it must do too (redirects, credentials across origins, encoded
+ * answers, forms, keep-alive, time-outs, aborts, TLS).
+ */
+import { readFileSync } from 'node:fs';
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKisClientWith } from '../src/client.js';
+import {
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  type KisClient,
+  UnprocessableEntityError,
+} from '../src/index.js';
+import { createKisClient } from '../src/index.node.js';
+import { createHttpSender } from '../src/node/http-sender.js';
+
+const KEY = 'sk-sender-SECRET-9a8b7c6d5e';
+
+interface Seen {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+  connection: number;
+}
+
+interface TestServer {
+  url: string;
+  origin: string;
+  seen: Seen[];
+  connections: number;
+  closed: number;
+  close(): Promise<void>;
+}
+
+type Route = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
+
+async function serve(route: Route, tls?: { key: Buffer; cert: Buffer }): Promise<TestServer> {
+  const state: TestServer = {
+    url: '',
+    origin: '',
+    seen: [],
+    connections: 0,
+    closed: 0,
+    close: async () => undefined,
+  };
+  const ids = new WeakMap<object, number>();
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const connection = ids.get(req.socket) ?? 0;
+      state.seen.push({ method: req.method ?? '', path, headers: req.headers, body, connection });
+      route(req, res, body);
+    });
+  };
+  const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
+  server.on(tls ? 'secureConnection' : 'connection', (socket) => {
+    ids.set(socket, ++state.connections);
+    socket.on('close', () => state.closed++);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  state.origin = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  state.url = `${state.origin}/api`;
+  state.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: OutgoingHttpHeaders = {},
+) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+const client = (baseUrl: string, options: { timeoutMs?: number; maxRetries?: number } = {}) =>
+  createKisClient({ baseUrl, apiKey: KEY, logLevel: 'off', maxRetries: 0, ...options });
+
+const doc = (id: string) => ({
+  document: { id, semantic_identifier: id, sections: [{ text: 'x' }], metadata: {} },
+});
+
+const ingestAnswer = (body: Buffer) => ({
+  document_id: JSON.parse(body.toString('utf8')).document.id,
+  already_existed: false,
+});
+
+describe('the node:http sender', () => {
+  let main: TestServer;
+  let other: TestServer;
+  /** what GET /api/svc-api/ingestion answers with, encoded with this content-encoding */
+  let encoding = 'identity';
+  const list = [{ document_id: 'a', semantic_id: 'Ä é 文' }];
+
+  beforeAll(async () => {
+    other = await serve((_req, res) => sendJson(res, 200, { document_id: 'b', already_existed: false }));
+    main = await serve((req, res, body) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const to = (status: number, location: string) => {
+        res.writeHead(status, { location, 'content-length': '0' });
+        res.end();
+      };
+      if (path.startsWith('/moved307/')) return to(307, path.replace('/moved307', ''));
+      if (path.startsWith('/moved303/')) return to(303, path.replace('/moved303', ''));
+      if (path.startsWith('/away/')) return to(307, `${other.origin}${path.replace('/away', '')}`);
+      if (path.startsWith('/loop/')) return to(302, path);
+      if (path === '/api/svc-api/ingestion' && req.method === 'GET') {
+        const raw = Buffer.from(JSON.stringify(list));
+        const encoded =
+          encoding === 'gzip'
+            ? gzipSync(raw)
+            : encoding === 'br'
+              ? brotliCompressSync(raw)
+              : encoding === 'deflate'
+                ? deflateSync(raw)
+                : encoding === 'deflate-raw'
+                  ? deflateRawSync(raw)
+                  : raw;
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          ...(encoding === 'identity'
+            ? {}
+            : { 'content-encoding': encoding === 'deflate-raw' ? 'deflate' : encoding }),
+          'content-length': encoded.length,
+        });
+        return res.end(encoded);
+      }
+      if (path === '/api/svc-api/ingestion' && req.method === 'POST') {
+        return sendJson(res, 200, ingestAnswer(body));
+      }
+      if (path === '/api/svc-api/ingestion/gone' && req.method === 'DELETE') {
+        res.writeHead(204);
+        return res.end();
+      }
+      if (path === '/api/user/file/upload') {
+        return sendJson(res, 200, {
+          user_files: [{ file_id: 'f1', name: 'pixel.png' }],
+          rejected_files: [],
+        });
+      }
+      if (path === '/invalid/api/svc-api/ingestion') {
+        return sendJson(
+          res,
+          422,
+          { detail: [{ loc: ['body', 'document', 'sections'], msg: 'Field required', type: 'missing' }] },
+          { 'x-request-id': 'req-42' },
+        );
+      }
+      if (path.startsWith('/stall/')) return; // never answers
+      sendJson(res, 404, { detail: 'not found' });
+    });
+  });
+  afterAll(async () => {
+    await main.close();
+    await other.close();
+  });
+
+  it('sends the key, the JSON body and the retry count, and reuses one keep-alive connection', async () => {
+    const kis = client(main.url);
+    const before = main.connections;
+    const from = main.seen.length;
+    for (let i = 0; i < 20; i++) {
+      expect(await kis.ingestion.ingest(doc(`d${i}`))).toEqual({
+        document_id: `d${i}`,
+        already_existed: false,
+      });
+    }
+    const seen = main.seen.slice(from);
+    expect(seen).toHaveLength(20);
+    expect(seen[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(seen[0]?.headers['content-type']).toBe('application/json');
+    expect(seen[0]?.headers['x-kis-retry-count']).toBe('0');
+    expect(JSON.parse(seen[3]?.body.toString() ?? '')).toEqual(doc('d3'));
+    expect(main.connections - before).toBe(1);
+  });
+
+  it('decodes gzip, br and deflate answers (zlib-wrapped or raw) as fetch does', async () => {
+    const kis = client(main.url);
+    try {
+      for (encoding of ['identity', 'gzip', 'br', 'deflate', 'deflate-raw']) {
+        expect(await kis.ingestion.list()).toEqual(list);
+      }
+    } finally {
+      encoding = 'identity';
+    }
+    expect(main.seen.at(-1)?.headers['accept-encoding']).toBe('gzip, deflate, br');
+  });
+
+  it('follows 307 with method and body, and turns a POST into a GET on 303', async () => {
+    const from = main.seen.length;
+    expect(await client(`${main.origin}/moved307/api`).ingestion.ingest(doc('r1'))).toEqual({
+      document_id: 'r1',
+      already_existed: false,
+    });
+    expect(main.seen.slice(from).map((s) => `${s.method} ${s.path}`)).toEqual([
+      'POST /moved307/api/svc-api/ingestion',
+      'POST /api/svc-api/ingestion',
+    ]);
+    expect(main.seen.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+
+    const mark = main.seen.length;
+    const r = await client(`${main.origin}/moved303/api`).api.POST('/svc-api/ingestion', {
+      body: doc('r2'),
+    });
+    expect(r.data).toEqual(list);
+    const after = main.seen.slice(mark);
+    expect(after.map((s) => `${s.method} ${s.path}`)).toEqual([
+      'POST /moved303/api/svc-api/ingestion',
+      'GET /api/svc-api/ingestion',
+    ]);
+    expect(after[1]?.headers['content-type']).toBeUndefined();
+    expect(after[1]?.body.length).toBe(0);
+  });
+
+  it('drops the authorization header when a redirect leaves the origin', async () => {
+    const from = other.seen.length;
+    await client(`${main.origin}/away/api`).ingestion.ingest(doc('x'));
+    const there = other.seen.slice(from);
+    expect(there).toHaveLength(1);
+    expect(there[0]?.method).toBe('POST');
+    expect(there[0]?.headers.authorization).toBeUndefined();
+    expect(JSON.stringify(there[0]?.headers)).not.toContain(KEY);
+  });
+
+  it('stops after 20 redirects with a connection error', async () => {
+    const err = await client(`${main.origin}/loop/api`)
+      .ingestion.list()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toMatch(/More than 20 redirects/);
+  });
+
+  it('sends forms as multipart with the boundary fetch would use', async () => {
+    const from = main.seen.length;
+    const bytes = new Uint8Array([137, 80, 78, 71, 0, 255]);
+    const answer = await client(main.url).files.upload({
+      data: bytes,
+      fileName: 'pixel.png',
+      contentType: 'image/png',
+    });
+    expect(answer.user_files[0]?.file_id).toBe('f1');
+    const seen = main.seen[from] as Seen;
+    const type = String(seen.headers['content-type']);
+    expect(type).toMatch(/^multipart\/form-data; boundary=/);
+    expect(seen.headers['content-length']).toBe(String(seen.body.length));
+    const form = await new Response(seen.body, { headers: { 'content-type': type } }).formData();
+    const file = form.get('files') as File;
+    expect(file.name).toBe('pixel.png');
+    expect(file.type).toBe('image/png');
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(bytes);
+  });
+
+  it('reads a 204 answer as no body', async () => {
+    expect(await client(main.url).ingestion.delete('gone')).toBeNull();
+  });
+
+  it('parses error answers on the hot path: status, detail and request id', async () => {
+    const err = await client(`${main.origin}/invalid/api`)
+      .ingestion.ingest(doc('bad'))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnprocessableEntityError);
+    const e = err as UnprocessableEntityError;
+    expect(e.status).toBe(422);
+    expect(e.requestId).toBe('req-42');
+    expect(e.detail[0]?.loc).toEqual(['body', 'document', 'sections']);
+    expect(e.message).not.toContain(KEY);
+  });
+
+  it('times out a stalled answer and closes its connection', async () => {
+    const closedBefore = main.closed;
+    const err = await client(`${main.origin}/stall/api`, { timeoutMs: 150 })
+      .ingestion.list()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect((err as Error).message).toMatch(/timed out after 150 ms/);
+    // the socket was destroyed, not left to hang
+    for (let i = 0; i < 100 && main.closed === closedBefore; i++) {
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(main.closed).toBeGreaterThan(closedBefore);
+  });
+
+  it("aborts on the caller's signal while waiting for the answer", async () => {
+    const ac = new AbortController();
+    const from = main.seen.length;
+    const pending = client(`${main.origin}/stall/api`)
+      .ingestion.list({ signal: ac.signal })
+      .catch((e: unknown) => e);
+    // abort once the server has the request
+    for (let i = 0; i < 1000 && main.seen.length === from; i++) {
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    expect(main.seen.length).toBe(from + 1);
+    ac.abort();
+    expect(await pending).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it('reports a refused connection as a connection error without the key', async () => {
+    const gone = await serve(() => undefined);
+    const url = gone.url;
+    await gone.close();
+    const err = await client(url)
+      .ingestion.list()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toMatch(/ECONNREFUSED|connect/);
+    expect(JSON.stringify(err)).not.toContain(KEY);
+  });
+
+  it('speaks TLS with the agent it is given', async () => {
+    const key = readFileSync(new URL('./fixtures/loopback-tls.key', import.meta.url));
+    const cert = readFileSync(new URL('./fixtures/loopback-tls.crt', import.meta.url));
+    const secure = await serve((_req, res, body) => sendJson(res, 200, ingestAnswer(body)), {
+      key,
+      cert,
+    });
+    const httpsAgent = new HttpsAgent({ ca: cert, keepAlive: true });
+    try {
+      const kis: KisClient = createKisClientWith(
+        { baseUrl: secure.url, apiKey: KEY, logLevel: 'off', maxRetries: 0 },
+        () => createHttpSender({ httpsAgent }),
+      );
+      expect(await kis.ingestion.ingest(doc('tls'))).toEqual({
+        document_id: 'tls',
+        already_existed: false,
+      });
+      expect(secure.seen[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+      // without the CA, the certificate is refused
+      const err = await client(secure.url)
+        .ingestion.list()
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(APIConnectionError);
+    } finally {
+      httpsAgent.destroy();
+      await secure.close();
+    }
+  });
+});
