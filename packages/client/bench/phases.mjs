@@ -1,8 +1,10 @@
 // One benchmark phase, run in its own process by run.mjs (so JIT and GC state of one phase do not
 // bleed into the next), against the sinks run.mjs started.
+import http from 'node:http';
 // the package as an app imports it: under Node, its node:http sender
 import { createKisClient } from '@kis/client';
-import http from 'node:http';
+// the browser-safe core, which sends with fetch (what browsers, Deno, Bun and workers get)
+import { createKisClient as createFetchClient } from '../dist/index.js';
 
 const quick = process.env.KIS_BENCH_QUICK === '1';
 const KEY = 'bench-key-0123456789';
@@ -24,6 +26,8 @@ async function overhead(sink) {
   const block = 50;
   const url = `${sink.url}/svc-api/ingestion`;
   const kis = createKisClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
+  const kisFetch = createFetchClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
+  const agent = new http.Agent({ keepAlive: true });
   const bodies = Array.from({ length: block }, (_, i) => ({
     document: documentAt(i),
     cc_pair_id: 1,
@@ -44,8 +48,14 @@ async function overhead(sink) {
   const kinds = {
     bare: bareFetch(undefined),
     bareWithSignal: bareFetch(new AbortController().signal),
+    bareHttp: async () => {
+      for (const body of bodies) await httpPost(agent, url, JSON.stringify(body));
+    },
     typed: async () => {
       for (const body of bodies) await kis.ingestion.ingest(body);
+    },
+    typedFetch: async () => {
+      for (const body of bodies) await kisFetch.ingestion.ingest(body);
     },
     raw: async () => {
       for (const body of bodies) {
@@ -58,7 +68,7 @@ async function overhead(sink) {
     },
   };
   for (let i = 0; i < 10; i++) for (const f of Object.values(kinds)) await f(); // warm-up
-  const sum = { bare: 0, bareWithSignal: 0, typed: 0, raw: 0, workflow: 0 };
+  const sum = Object.fromEntries(Object.keys(kinds).map((k) => [k, 0]));
   const order = Object.entries(kinds);
   for (let turn = 0; turn < calls / block; turn++) {
     // the order rotates, so the garbage one kind leaves is collected during each kind alike
@@ -70,11 +80,14 @@ async function overhead(sink) {
       sum[name] += (c.user + c.system) / 1000;
     }
   }
+  agent.destroy();
   return {
     calls,
     cpu_ms: sum,
     overhead_ratio: sum.typed / sum.bare,
-    overhead_ratio_vs_fetch_with_signal: sum.typed / sum.bareWithSignal,
+    overhead_ratio_vs_bare_http: sum.typed / sum.bareHttp,
+    overhead_ratio_fetch_sender: sum.typedFetch / sum.bare,
+    overhead_ratio_fetch_sender_vs_fetch_with_signal: sum.typedFetch / sum.bareWithSignal,
     fetch_with_signal_ratio: sum.bareWithSignal / sum.bare,
     overhead_ratio_raw_api: sum.raw / sum.bare,
     overhead_ratio_ingest_document: sum.workflow / sum.bare,
@@ -103,41 +116,44 @@ async function rawPool(url, docs, concurrency, withTimeout = false) {
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
+/** One POST with bare node:http (keep-alive agent), the answer parsed: the floor under Node. */
+function httpPost(agent, url, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${KEY}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`bare http: ${res.statusCode}`));
+          else resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 // The same pool on node:http with a keep-alive agent: the transport ingestMany uses under Node, so
 // the ratio against it is the client's own cost.
 async function rawHttpPool(url, docs, concurrency) {
   const agent = new http.Agent({ keepAlive: true });
-  const send = (body) =>
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        url,
-        {
-          method: 'POST',
-          agent,
-          headers: {
-            authorization: `Bearer ${KEY}`,
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-          },
-        },
-        (res) => {
-          const chunks = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => {
-            if (res.statusCode !== 200) reject(new Error(`raw http pool: ${res.statusCode}`));
-            else resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-          });
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
   let next = 0;
   const worker = async () => {
     while (next < docs.length) {
       const i = next++;
-      await send(JSON.stringify({ document: docs[i], cc_pair_id: 1 }));
+      await httpPost(agent, url, JSON.stringify({ document: docs[i], cc_pair_id: 1 }));
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -147,14 +163,17 @@ async function rawHttpPool(url, docs, concurrency) {
 // 2. ingestMany vs a raw fetch promise pool (same concurrency), best of 3 interleaved runs
 async function throughput(sink, count, concurrency) {
   const kis = createKisClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
+  const kisFetch = createFetchClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
   const docs = Array.from({ length: count }, (_, i) => documentAt(i));
   const url = `${sink.url}/svc-api/ingestion`;
-  const many = async () => {
+  const timeRun = async (client) => {
     const t = performance.now();
-    const s = await kis.ingestMany(docs, { concurrency, ccPairId: 1 }).done();
+    const s = await client.ingestMany(docs, { concurrency, ccPairId: 1 }).done();
     if (s.created !== count) throw new Error(`ingestMany: ${JSON.stringify(s)}`);
     return performance.now() - t;
   };
+  const many = () => timeRun(kis);
+  const manyFetch = () => timeRun(kisFetch);
   const pool = async () => {
     const t = performance.now();
     await rawPool(url, docs, concurrency);
@@ -174,13 +193,15 @@ async function throughput(sink, count, concurrency) {
   await pool();
   await poolTimeout();
   await httpPool();
-  const times = { many: [], pool: [], poolTimeout: [], httpPool: [] };
+  await manyFetch();
+  const times = { many: [], pool: [], poolTimeout: [], httpPool: [], manyFetch: [] };
   // interleaved rounds, best of each: the machine is shared, the best run is the least disturbed
   for (let r = 0; r < 5; r++) {
     times.pool.push(await pool());
     times.many.push(await many());
     times.poolTimeout.push(await poolTimeout());
     times.httpPool.push(await httpPool());
+    times.manyFetch.push(await manyFetch());
   }
   const best = (a) => Math.min(...a);
   return {
@@ -190,9 +211,11 @@ async function throughput(sink, count, concurrency) {
     docs_per_s_raw_pool: (count * 1000) / best(times.pool),
     docs_per_s_raw_pool_with_timeout: (count * 1000) / best(times.poolTimeout),
     docs_per_s_raw_http_pool: (count * 1000) / best(times.httpPool),
+    docs_per_s_ingest_many_fetch_sender: (count * 1000) / best(times.manyFetch),
     ratio: best(times.pool) / best(times.many),
     ratio_vs_raw_pool_with_timeout: best(times.poolTimeout) / best(times.many),
     ratio_vs_raw_http_pool: best(times.httpPool) / best(times.many),
+    ratio_fetch_sender: best(times.pool) / best(times.manyFetch),
   };
 }
 

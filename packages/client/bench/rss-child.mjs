@@ -1,6 +1,7 @@
 // Streams KIS_COUNT generated documents through ingestMany (0 ms sink) and reports peak RSS,
 // sampled every 20 ms and at checkpoints.
-import { createKisClient } from '../dist/index.js';
+// as an app imports the package: under Node, its node:http sender
+import { createKisClient } from '@kis/client';
 
 const count = Number(process.env.KIS_COUNT);
 const concurrency = Number(process.env.KIS_CONCURRENCY ?? 8);

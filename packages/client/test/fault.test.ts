@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createKisClient as createFetchClient, deriveDocumentId, type IngestResult } from '../src/index.js';
+import {
+  createKisClient as createFetchClient,
+  deriveDocumentId,
+  type IngestResult,
+} from '../src/index.js';
 import { createKisClient as createNodeClient } from '../src/index.node.js';
 import { startLoopback } from './loopback.js';
 

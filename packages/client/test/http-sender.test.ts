@@ -11,7 +11,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { Agent as HttpsAgent, createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpsServer, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,7 +120,9 @@ describe('the node:http sender', () => {
   const list = [{ document_id: 'a', semantic_id: 'Ä é 文' }];
 
   beforeAll(async () => {
-    other = await serve((_req, res) => sendJson(res, 200, { document_id: 'b', already_existed: false }));
+    other = await serve((_req, res) =>
+      sendJson(res, 200, { document_id: 'b', already_existed: false }),
+    );
     main = await serve((req, res, body) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       const to = (status: number, location: string) => {
@@ -169,7 +171,11 @@ describe('the node:http sender', () => {
         return sendJson(
           res,
           422,
-          { detail: [{ loc: ['body', 'document', 'sections'], msg: 'Field required', type: 'missing' }] },
+          {
+            detail: [
+              { loc: ['body', 'document', 'sections'], msg: 'Field required', type: 'missing' },
+            ],
+          },
           { 'x-request-id': 'req-42' },
         );
       }
@@ -270,7 +276,9 @@ describe('the node:http sender', () => {
     const type = String(seen.headers['content-type']);
     expect(type).toMatch(/^multipart\/form-data; boundary=/);
     expect(seen.headers['content-length']).toBe(String(seen.body.length));
-    const form = await new Response(seen.body, { headers: { 'content-type': type } }).formData();
+    const form = await new Response(new Uint8Array(seen.body), {
+      headers: { 'content-type': type },
+    }).formData();
     const file = form.get('files') as File;
     expect(file.name).toBe('pixel.png');
     expect(file.type).toBe('image/png');

@@ -17,7 +17,10 @@ export const MAX_RETRY_AFTER_MS = 60_000;
  * `retry-after-ms` (milliseconds, may be fractional) wins over `Retry-After` (seconds or an
  * HTTP date). Values outside 0–60 s are ignored.
  */
-export function retryAfterMs(headers: Pick<Headers, 'get'>, now: number = Date.now()): number | undefined {
+export function retryAfterMs(
+  headers: Pick<Headers, 'get'>,
+  now: number = Date.now(),
+): number | undefined {
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '') {
     const n = Number(ms);

@@ -273,7 +273,9 @@ export function attemptFailure(
   if (timedOut) {
     return {
       kind: 'timeout',
-      error: new APITimeoutError(redactor.text(`${method} ${url} timed out after ${timeoutMs} ms.`)),
+      error: new APITimeoutError(
+        redactor.text(`${method} ${url} timed out after ${timeoutMs} ms.`),
+      ),
     };
   }
   const { code, text } = causeInfo(err);

@@ -82,7 +82,7 @@ export interface Received {
 export interface SendInit {
   method: string;
   headers: Headers | Record<string, string>;
-  body: BodyInit | null;
+  body: RequestInit['body'];
   signal: AbortSignal;
 }
 
@@ -298,7 +298,14 @@ export function createTransport(config: TransportConfig): Transport {
       }
       // failures are rare: their classification loads with error formatting
       const { attemptFailure } = await import('./error-parse.js');
-      return attemptFailure(err, init.method, url, timeoutMs, timedOut || !!bucket?.timedOut, redactor);
+      return attemptFailure(
+        err,
+        init.method,
+        url,
+        timeoutMs,
+        timedOut || !!bucket?.timedOut,
+        redactor,
+      );
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       if (onUserAbort) userSignal?.removeEventListener('abort', onUserAbort);

@@ -54,7 +54,9 @@ class NodeHeaders implements HeaderReader {
 
 function toHeaders(raw: http.IncomingHttpHeaders): Headers {
   const headers = new Headers();
-  new NodeHeaders(raw).forEach((value, name) => headers.append(name, value));
+  new NodeHeaders(raw).forEach((value, name) => {
+    headers.append(name, value);
+  });
   return headers;
 }
 
@@ -72,7 +74,7 @@ function plainHeaders(h: Headers | Record<string, string>): Record<string, strin
 
 /** The body as bytes or a string, with the content type `fetch` would give a form or blob. */
 async function encodeBody(
-  body: BodyInit | null,
+  body: SendInit['body'],
 ): Promise<{ data: string | Uint8Array | null; type?: string | undefined }> {
   if (body === null || body === undefined) return { data: null };
   if (typeof body === 'string' || body instanceof Uint8Array) return { data: body };
@@ -233,7 +235,7 @@ export function createHttpSender(options: HttpSenderOptions = {}): Sender {
     const headers = plainHeaders(init.headers);
     let { data, type } = await encodeBody(init.body);
     if (type !== undefined && headers['content-type'] === undefined) headers['content-type'] = type;
-    headers['accept'] ??= '*/*';
+    headers.accept ??= '*/*';
     headers['accept-encoding'] ??= 'gzip, deflate, br';
     headers['user-agent'] ??= 'node';
     for (let hops = 0; ; hops++) {
