@@ -42,6 +42,8 @@ interface TestServer {
   seen: Seen[];
   connections: number;
   closed: number;
+  /** Ids (as in `Seen.connection`) of the connections that closed. */
+  closedIds: Set<number>;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ async function serve(route: Route, tls?: { key: Buffer; cert: Buffer }): Promise
     seen: [],
     connections: 0,
     closed: 0,
+    closedIds: new Set(),
     close: async () => undefined,
   };
   const ids = new WeakMap<object, number>();
@@ -70,8 +73,12 @@ async function serve(route: Route, tls?: { key: Buffer; cert: Buffer }): Promise
   };
   const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
   server.on(tls ? 'secureConnection' : 'connection', (socket) => {
-    ids.set(socket, ++state.connections);
-    socket.on('close', () => state.closed++);
+    const id = ++state.connections;
+    ids.set(socket, id);
+    socket.on('close', () => {
+      state.closed++;
+      state.closedIds.add(id);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -328,6 +335,30 @@ describe('the node:http sender', () => {
     expect(main.seen.length).toBe(from + 1);
     ac.abort();
     expect(await pending).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it('cancelling ingestMany aborts every request in flight and closes its connection', async () => {
+    const ac = new AbortController();
+    const from = main.seen.length;
+    const docs = Array.from({ length: 10 }, (_, i) => doc(`c${i}`).document);
+    const run = client(`${main.origin}/stall/api`).ingestMany(docs, {
+      concurrency: 4,
+      signal: ac.signal,
+    });
+    const summary = run.done();
+    for (let i = 0; i < 1000 && main.seen.length < from + 4; i++) {
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    expect(main.seen.length).toBe(from + 4);
+    ac.abort();
+    const s = await summary;
+    expect(s).toMatchObject({ cancelled: true, aborted: 4, created: 0, failed: 0, total: 4 });
+    const used = new Set(main.seen.slice(from).map((x) => x.connection));
+    expect(used.size).toBe(4);
+    const allClosed = () => [...used].every((id) => main.closedIds.has(id));
+    for (let i = 0; i < 100 && !allClosed(); i++) await new Promise((r) => setImmediate(r));
+    expect(allClosed()).toBe(true);
+    expect(main.seen.length).toBe(from + 4); // nothing sent after the cancel
   });
 
   it('reports a refused connection as a connection error without the key', async () => {
