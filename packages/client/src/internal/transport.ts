@@ -1,7 +1,9 @@
 /**
- * The transport: the `fetch` that openapi-fetch calls. It adds the bearer header, a per-attempt
- * time-out, the caller's AbortSignal, retries with backoff, the retry-count header and logging.
- * It holds no global state: one transport per client.
+ * The transport: what every call goes through (as the `fetch` that openapi-fetch calls, or
+ * directly on the ingestion hot path). It adds the bearer header, a per-attempt time-out, the
+ * caller's AbortSignal, retries with backoff, the retry-count header and logging around a
+ * `Sender` that puts the request on the wire (fetch, or node:http under Node). It holds no
+ * global state: one transport per client.
  */
 import { APIUserAbortError, type KisError } from '../errors.js';
 import type { LevelLogger } from '../logging.js';
