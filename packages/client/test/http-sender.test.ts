@@ -4,13 +4,7 @@
  * answers, forms, keep-alive, time-outs, aborts, TLS).
  */
 import { readFileSync } from 'node:fs';
-import {
-  createServer,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
@@ -25,6 +19,7 @@ import {
 } from '../src/index.js';
 import { createKisClient } from '../src/index.node.js';
 import { createHttpSender } from '../src/node/http-sender.js';
+import { sendJson } from './loopback.js';
 
 const KEY = 'sk-sender-SECRET-9a8b7c6d5e';
 
@@ -90,21 +85,6 @@ async function serve(route: Route, tls?: { key: Buffer; cert: Buffer }): Promise
       server.close(() => resolve());
     });
   return state;
-}
-
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: OutgoingHttpHeaders = {},
-) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
 }
 
 const client = (baseUrl: string, options: { timeoutMs?: number; maxRetries?: number } = {}) =>

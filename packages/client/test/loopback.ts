@@ -1,5 +1,11 @@
 /** A small ingestion server on 127.0.0.1 for fault tests: stores documents by the id a deployed server would use. */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deriveDocumentId, normalizeDocumentId } from '../src/index.js';
 
@@ -48,6 +54,22 @@ export function prng(seed: number): () => number {
   };
 }
 
+/** Answer with `body` as JSON (content-type and content-length set). */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: OutgoingHttpHeaders = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -76,20 +98,7 @@ export async function startLoopback(faults: Faults = {}, apiKey?: string): Promi
     inFlight: 0,
     close: async () => undefined,
   };
-  const send = (
-    res: ServerResponse,
-    status: number,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ) => {
-    const text = JSON.stringify(body);
-    res.writeHead(status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(text),
-      ...headers,
-    });
-    res.end(text);
-  };
+  const send = sendJson;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     state.requests++;
     const raw = await readBody(req);
