@@ -247,8 +247,9 @@ function validateOptions(o: KisClientOptions): void {
   if (typeof base !== 'string' || !url || !/^https?:$/.test(url.protocol)) {
     fail('baseUrl', 'an absolute http(s) URL such as "https://kis.example.com/api"', base);
   }
-  if (typeof o.apiKey !== 'string' || o.apiKey.trim() === '' || /[\r\n]/.test(o.apiKey)) {
-    fail('apiKey', 'a non-empty string without line breaks');
+  // a header value: visible ASCII (bearer tokens are), else every request would fail to send
+  if (typeof o.apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(o.apiKey.trim())) {
+    fail('apiKey', 'a non-empty string of printable ASCII characters');
   }
   const r = o.maxRetries;
   if (r !== undefined && !(Number.isInteger(r) && r >= 0)) fail('maxRetries', 'an integer ≥ 0', r);

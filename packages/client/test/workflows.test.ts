@@ -492,6 +492,10 @@ describe('resource methods', () => {
     );
     expect(() => client(f, { baseUrl: 'ftp://x/api' })).toThrow(/baseUrl/);
     expect(() => client(f, { apiKey: '' })).toThrow(/apiKey must be a non-empty string/);
+    // a header value: a non-ASCII or spaced key could never be sent
+    expect(() => client(f, { apiKey: 'ключ-123' })).toThrow(/apiKey must be .*printable ASCII/);
+    expect(() => client(f, { apiKey: 'two words' })).toThrow(/apiKey must be .*printable ASCII/);
+    expect(() => client(f, { apiKey: 'k\n1' })).toThrow(/apiKey must be .*printable ASCII/);
     expect(() => client(f, { maxRetries: -1 })).toThrow(/maxRetries must be an integer/);
     expect(() => client(f, { timeoutMs: 0 })).toThrow(/timeoutMs/);
     expect(() => client(f, { logLevel: 'verbose' as never })).toThrow(

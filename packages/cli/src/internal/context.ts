@@ -177,6 +177,18 @@ export class Context {
       }
     }
     this.secrets.add(apiKey);
+    // it goes into a header: anything else could never be sent (the key itself is not shown)
+    if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+      const from =
+        this.options.apiKey !== undefined
+          ? '--api-key'
+          : this.options.apiKeyFile !== undefined
+            ? `--api-key-file "${this.options.apiKeyFile}"`
+            : 'KIS_API_KEY';
+      throw new UsageError(
+        `${from}: expected an API key of printable ASCII characters without spaces`,
+      );
+    }
     return apiKey;
   }
 

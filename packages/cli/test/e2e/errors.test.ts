@@ -235,6 +235,22 @@ describe('usage errors (exit 2)', () => {
       2,
       /^error: --api-key-file: cannot read file "no-such-key": no such file or directory$/,
     );
+    // a key that could not go into a header: named by where it came from, never shown
+    const bad = await run(['docs', 'list'], {
+      KIS_BASE_URL: emu.baseUrl,
+      KIS_API_KEY: 'clé-secrète',
+    });
+    expectOneLineError(
+      bad,
+      2,
+      /^error: KIS_API_KEY: expected an API key of printable ASCII characters without spaces$/,
+    );
+    expect(bad.stderr + bad.stdout).not.toContain('secrète');
+    expectOneLineError(
+      await run(['--api-key', 'two words', 'docs', 'list'], { KIS_BASE_URL: emu.baseUrl }),
+      2,
+      /^error: --api-key: expected an API key of printable ASCII characters without spaces$/,
+    );
   });
 });
 
