@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,6 +117,37 @@ describe('ingestMany', () => {
     expect(deriveDocumentId('A b/c')).toBe('ingestion_api_A_b%2Fc');
   });
 
+  it('documents waiting to retry add no listener each to the run signal, and cancel ends their waits', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const { fetch, calls } = mockFetch(() => json({ detail: 'bad gateway' }, 502));
+      const ac = new AbortController();
+      const run = client(fetch, {
+        maxRetries: 3,
+        backoff: { initialDelayMs: 60_000, maxDelayMs: 60_000 },
+      }).ingestMany(
+        Array.from({ length: 40 }, (_, i) => doc(i)),
+        { concurrency: 40, signal: ac.signal },
+      );
+      const summary = run.done();
+      // every document answered 502 once and is now in its (one-minute) backoff wait
+      for (let i = 0; i < 1000 && calls.length < 40; i++)
+        await new Promise((r) => setTimeout(r, 1));
+      expect(calls).toHaveLength(40);
+      const t = Date.now();
+      ac.abort();
+      const s = await summary;
+      expect(Date.now() - t).toBeLessThan(5_000);
+      expect(s).toMatchObject({ cancelled: true, aborted: 40, created: 0, failed: 0 });
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('slows down on 429/503 (AIMD) and recovers', async () => {
     let n = 0;
     const seen: IngestProgress[] = [];
@@ -149,8 +181,11 @@ describe('ingestMany', () => {
       await new Promise((r) => setTimeout(r, 5));
       return ok(c);
     });
+    // a fetch that follows the signal as undici does (which also lifts the listener limit of
+    // a signal it follows: requests share one per short window)
     const abortable: typeof globalThis.fetch = (input, init) =>
       new Promise((resolve, reject) => {
+        if (init?.signal) setMaxListeners(1500, init.signal);
         init?.signal?.addEventListener('abort', () =>
           reject(new DOMException('aborted', 'AbortError')),
         );

@@ -54,8 +54,16 @@ export function backoffDelayMs(
   return base * (1 - random() * 0.25);
 }
 
-/** Resolve after `ms`, or reject with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/**
+ * Resolve after `ms`, or reject with the signal's reason when it aborts first. With a `registry`
+ * (bulk ingestion: many waits on one signal), the wait registers there instead of adding a
+ * listener to the signal.
+ */
+export function sleep(
+  ms: number,
+  signal?: AbortSignal,
+  registry?: { add(abort: () => void): void; delete(abort: () => void): void },
+): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
@@ -64,9 +72,11 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       reject(signal?.reason);
     };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      if (registry) registry.delete(onAbort);
+      else signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (registry) registry.add(onAbort);
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -441,7 +441,7 @@ export function createTransport(config: TransportConfig): Transport {
       );
       control?.onRetry?.(event);
       try {
-        await sleep(event.delayMs, userSignal ?? undefined);
+        await sleep(event.delayMs, userSignal ?? undefined, registry);
       } catch {
         throw abortError(method, url, userSignal as AbortSignal);
       }
