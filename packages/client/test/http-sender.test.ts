@@ -190,8 +190,32 @@ describe('the node:http sender', () => {
     expect(seen[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(seen[0]?.headers['content-type']).toBe('application/json');
     expect(seen[0]?.headers['x-kis-retry-count']).toBe('0');
+    expect(seen.at(-1)?.headers.connection).toBe('keep-alive');
     expect(JSON.parse(seen[3]?.body.toString() ?? '')).toEqual(doc('d3'));
     expect(main.connections - before).toBe(1);
+  });
+
+  it('does not send on a connection the server closed right after its answer (no Connection: close)', async () => {
+    const closing = await serve((req, res, body) => {
+      res.on('finish', () => req.socket.end());
+      sendJson(res, 200, ingestAnswer(body));
+    });
+    try {
+      const kis = client(closing.url); // maxRetries 0: a request lost on a dying socket fails
+      for (let i = 0; i < 10; i++) {
+        expect(await kis.ingestion.ingest(doc(`k${i}`))).toEqual({
+          document_id: `k${i}`,
+          already_existed: false,
+        });
+      }
+      expect(closing.seen).toHaveLength(10);
+      expect(closing.connections).toBe(10);
+      // seen to close after every answer: the client stopped offering keep-alive
+      expect(closing.seen[0]?.headers.connection).toBe('keep-alive');
+      expect(closing.seen.at(-1)?.headers.connection).toBe('close');
+    } finally {
+      await closing.close();
+    }
   });
 
   it('decodes gzip, br and deflate answers (zlib-wrapped or raw) as fetch does', async () => {

@@ -150,7 +150,11 @@ export class LightRequest {
 }
 
 const RETRYABLE_UNSAFE = new Set([408, 429, 503]);
-const BUCKET_MEMBERS = 32;
+/**
+ * Requests per shared signal: at most Node's default listener limit (10), so a fetch that adds a
+ * listener per request to the signal it is given never sets off the max-listeners warning.
+ */
+const BUCKET_MEMBERS = 10;
 function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }

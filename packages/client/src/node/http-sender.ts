@@ -9,6 +9,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { Socket } from 'node:net';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { HeaderReader, Received, Sender, SendInit } from '../internal/transport.js';
@@ -126,6 +127,65 @@ interface Raw {
   body: Buffer;
 }
 
+type AddRequest = (req: http.ClientRequest, options: unknown) => void;
+
+/** A peer closing a kept-alive connection this soon after its answer closes after every answer. */
+const PEER_CLOSE_MS = 100;
+/** How long connections are then not reused, before keep-alive is tried again. */
+const NO_REUSE_MS = 30_000;
+
+/**
+ * Makes a keep-alive `agent` careful about reusing connections, and returns whether requests
+ * should ask for `Connection: close` now.
+ *
+ * A server or proxy that closes a connection right after an answer without saying
+ * `Connection: close` would otherwise get the next request on a dying socket, where it fails or
+ * is half-processed and must be sent again. So the agent hands out a connection only two
+ * event-loop turns after a request asks for one (the second turn begins after a poll for I/O,
+ * which reads a close already sent), dropping the connections the peer closed meanwhile; undici
+ * waits a turn before reusing a connection for the same reason. And when a peer closes idle
+ * connections within 100 ms of their answers, it is taken to close after every answer: requests
+ * then say `Connection: close` for 30 s, instead of racing the peer's close on each request.
+ */
+export function guardReuse(agent: http.Agent): () => boolean {
+  const freedAt = new WeakMap<object, number>();
+  const watched = new WeakSet<object>();
+  let noReuseUntil = 0;
+  agent.on('free', (socket: Socket) => {
+    freedAt.set(socket, performance.now());
+    if (watched.has(socket)) return;
+    watched.add(socket);
+    socket.once('close', () => {
+      const at = freedAt.get(socket);
+      if (at !== undefined && performance.now() - at < PEER_CLOSE_MS) {
+        noReuseUntil = performance.now() + NO_REUSE_MS;
+      }
+    });
+  });
+  const reuse = agent.reuseSocket.bind(agent);
+  agent.reuseSocket = (socket, req) => {
+    freedAt.delete(socket);
+    reuse(socket, req);
+  };
+  const target = agent as unknown as { addRequest: AddRequest };
+  const add = target.addRequest;
+  target.addRequest = (req, options) => {
+    setImmediate(setImmediate, () => {
+      for (const free of Object.values(agent.freeSockets)) {
+        for (let i = (free?.length ?? 0) - 1; i >= 0; i--) {
+          const socket = free?.[i];
+          if (socket && (socket.destroyed || socket.readableEnded || socket.writableEnded)) {
+            free?.splice(i, 1);
+            socket.destroy();
+          }
+        }
+      }
+      add.call(agent, req, options);
+    });
+  };
+  return () => performance.now() < noReuseUntil;
+}
+
 export interface HttpSenderOptions {
   /** Agent for http: URLs. Default: a keep-alive agent of this sender's own. */
   httpAgent?: http.Agent | undefined;
@@ -137,6 +197,12 @@ export interface HttpSenderOptions {
 export function createHttpSender(options: HttpSenderOptions = {}): Sender {
   let httpAgent = options.httpAgent;
   let httpsAgent = options.httpsAgent;
+  /** Per agent: whether requests ask for `Connection: close` now (see guardReuse). */
+  const closeNow = new WeakMap<http.Agent, () => boolean>();
+  const careful = <T extends http.Agent>(agent: T): T => {
+    closeNow.set(agent, guardReuse(agent));
+    return agent;
+  };
   let lastUrl = '';
   let lastParsed: URL | undefined;
 
@@ -158,8 +224,9 @@ export function createHttpSender(options: HttpSenderOptions = {}): Sender {
   ): Promise<Raw> {
     const tls = url.protocol === 'https:';
     let agent: http.Agent;
-    if (tls) agent = httpsAgent ??= new https.Agent({ keepAlive: true });
-    else agent = httpAgent ??= new http.Agent({ keepAlive: true });
+    if (tls) agent = httpsAgent ??= careful(new https.Agent({ keepAlive: true }));
+    else agent = httpAgent ??= careful(new http.Agent({ keepAlive: true }));
+    if (closeNow.get(agent)?.()) headers = { ...headers, connection: 'close' };
     return new Promise<Raw>((resolve, reject) => {
       let settled = false;
       let unwatch: (() => void) | undefined;
