@@ -99,6 +99,19 @@ const ingestAnswer = (body: Buffer) => ({
   already_existed: false,
 });
 
+/** Answer encodings the list route can use: [content-encoding, encoder]. */
+const ENCODINGS: Record<string, [string | undefined, (raw: Buffer) => Buffer]> = {
+  identity: [undefined, (raw) => raw],
+  gzip: ['gzip', gzipSync],
+  br: ['br', brotliCompressSync],
+  deflate: ['deflate', deflateSync],
+  'deflate-raw': ['deflate', deflateRawSync],
+  // cut short of its 8-byte trailer (CRC and length): fetch decodes what is there
+  'gzip-cut': ['gzip', (raw) => gzipSync(raw).subarray(0, -8)],
+  // a coding fetch does not know: the body is left as it came, nothing decoded
+  'unknown-then-gzip': ['foo, gzip', gzipSync],
+};
+
 describe('the node:http sender', () => {
   let main: TestServer;
   let other: TestServer;
@@ -122,21 +135,11 @@ describe('the node:http sender', () => {
       if (path.startsWith('/loop/')) return to(302, path);
       if (path === '/api/svc-api/ingestion' && req.method === 'GET') {
         const raw = Buffer.from(JSON.stringify(list));
-        const encoded =
-          encoding === 'gzip'
-            ? gzipSync(raw)
-            : encoding === 'br'
-              ? brotliCompressSync(raw)
-              : encoding === 'deflate'
-                ? deflateSync(raw)
-                : encoding === 'deflate-raw'
-                  ? deflateRawSync(raw)
-                  : raw;
+        const [coding, encode] = ENCODINGS[encoding] ?? [undefined, (raw: Buffer) => raw];
+        const encoded = encode(raw);
         res.writeHead(200, {
           'content-type': 'application/json',
-          ...(encoding === 'identity'
-            ? {}
-            : { 'content-encoding': encoding === 'deflate-raw' ? 'deflate' : encoding }),
+          ...(coding ? { 'content-encoding': coding } : {}),
           'content-length': encoded.length,
         });
         return res.end(encoded);
@@ -221,9 +224,12 @@ describe('the node:http sender', () => {
   it('decodes gzip, br and deflate answers (zlib-wrapped or raw) as fetch does', async () => {
     const kis = client(main.url);
     try {
-      for (encoding of ['identity', 'gzip', 'br', 'deflate', 'deflate-raw']) {
+      for (encoding of ['identity', 'gzip', 'br', 'deflate', 'deflate-raw', 'gzip-cut']) {
         expect(await kis.ingestion.list()).toEqual(list);
       }
+      encoding = 'unknown-then-gzip';
+      const r = await kis.api.GET('/svc-api/ingestion', { parseAs: 'arrayBuffer' });
+      expect(Buffer.from(r.data as ArrayBuffer)).toEqual(gzipSync(JSON.stringify(list)));
     } finally {
       encoding = 'identity';
     }
@@ -294,6 +300,40 @@ describe('the node:http sender', () => {
     expect(file.name).toBe('pixel.png');
     expect(file.type).toBe('image/png');
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(bytes);
+  });
+
+  it('keeps connections alive after the caller aborts a request', async () => {
+    const kis = client(main.url);
+    await kis.ingestion.list(); // one kept-alive connection
+    const ac = new AbortController();
+    const aborted = kis.ingestion.list({ signal: ac.signal }).catch((e: unknown) => e);
+    setImmediate(() => ac.abort()); // before the connection is handed out
+    expect(await aborted).toBeInstanceOf(APIUserAbortError);
+    const from = main.seen.length;
+    for (let i = 0; i < 3; i++) await kis.ingestion.list();
+    expect(main.seen.slice(from).map((s) => s.headers.connection)).toEqual([
+      'keep-alive',
+      'keep-alive',
+      'keep-alive',
+    ]);
+  });
+
+  it('labels a string body text/plain as fetch does, unless the caller set a type', async () => {
+    const send = createHttpSender();
+    const signal = new AbortController().signal;
+    const from = main.seen.length;
+    const url = `${main.url}/svc-api/ingestion`;
+    const body = JSON.stringify(doc('s1'));
+    await send(url, { method: 'POST', headers: {}, body, signal }, 'text');
+    await send(
+      url,
+      { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, signal },
+      'text',
+    );
+    expect(main.seen.slice(from).map((s) => s.headers['content-type'])).toEqual([
+      'text/plain;charset=UTF-8',
+      'application/json',
+    ]);
   });
 
   it('reads a 204 answer as no body', async () => {

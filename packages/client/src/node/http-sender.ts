@@ -28,12 +28,23 @@ const BODY_HEADERS = [
 /** Credentials dropped when a redirect leaves the origin (as fetch does). */
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
+// Lenient as undici is: a body cut short of its trailer is decoded as far as it goes.
+const ZLIB = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+const BROTLI = {
+  flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+  finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+};
+const gunzip = promisify<zlib.InputType, zlib.ZlibOptions, Buffer>(zlib.gunzip);
+const inflate = promisify<zlib.InputType, zlib.ZlibOptions, Buffer>(zlib.inflate);
+const inflateRaw = promisify<zlib.InputType, zlib.ZlibOptions, Buffer>(zlib.inflateRaw);
+const brotli = promisify<zlib.InputType, zlib.BrotliOptions, Buffer>(zlib.brotliDecompress);
+
 const DECODERS: Record<string, (b: Buffer) => Promise<Buffer>> = {
-  gzip: promisify(zlib.gunzip),
-  'x-gzip': promisify(zlib.gunzip),
-  br: promisify(zlib.brotliDecompress),
+  gzip: (b) => gunzip(b, ZLIB),
+  'x-gzip': (b) => gunzip(b, ZLIB),
+  br: (b) => brotli(b, BROTLI),
   // fetch accepts zlib-wrapped and raw deflate alike
-  deflate: (b) => promisify(zlib.inflate)(b).catch(() => promisify(zlib.inflateRaw)(b)),
+  deflate: (b) => inflate(b, ZLIB).catch(() => inflateRaw(b, ZLIB)),
 };
 
 /** Response headers as node:http gives them (lower-case names), read like `Headers`. */
@@ -78,7 +89,8 @@ async function encodeBody(
   body: SendInit['body'],
 ): Promise<{ data: string | Uint8Array | null; type?: string | undefined }> {
   if (body === null || body === undefined) return { data: null };
-  if (typeof body === 'string' || body instanceof Uint8Array) return { data: body };
+  if (typeof body === 'string') return { data: body, type: 'text/plain;charset=UTF-8' };
+  if (body instanceof Uint8Array) return { data: body };
   if (body instanceof ArrayBuffer) return { data: new Uint8Array(body) };
   if (ArrayBuffer.isView(body)) {
     return { data: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) };
@@ -155,12 +167,16 @@ export function guardReuse(agent: http.Agent): () => boolean {
     freedAt.set(socket, performance.now());
     if (watched.has(socket)) return;
     watched.add(socket);
-    socket.once('close', () => {
+    // the peer's close only (its FIN, or a reset): not the client's own (an aborted request,
+    // the agent's idle time-out or free-socket limit)
+    const closedByPeer = () => {
       const at = freedAt.get(socket);
       if (at !== undefined && performance.now() - at < PEER_CLOSE_MS) {
         noReuseUntil = performance.now() + NO_REUSE_MS;
       }
-    });
+    };
+    socket.once('end', closedByPeer);
+    socket.once('error', closedByPeer);
   });
   const reuse = agent.reuseSocket.bind(agent);
   agent.reuseSocket = (socket, req) => {
@@ -286,13 +302,16 @@ export function createHttpSender(options: HttpSenderOptions = {}): Sender {
   async function decode(res: http.IncomingMessage, body: Buffer): Promise<Buffer> {
     const coding = res.headers['content-encoding'];
     if (!coding || body.length === 0) return body;
-    let out = body;
-    // applied in the order listed, so undone last to first
+    // applied in the order listed, so undone last to first; as fetch does, a body with a coding
+    // it does not know is left as it came
+    const decoders = [];
     for (const c of coding.toLowerCase().split(',').reverse()) {
       const decoder = DECODERS[c.trim()];
-      if (decoder === undefined) return out; // identity, or a coding fetch leaves alone too
-      out = await decoder(out);
+      if (decoder === undefined) return body;
+      decoders.push(decoder);
     }
+    let out = body;
+    for (const decoder of decoders) out = await decoder(out);
     return out;
   }
 
