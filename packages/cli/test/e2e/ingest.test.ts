@@ -321,6 +321,17 @@ describe('kis ingest (JSONL)', () => {
     expect(docs['doc-3']?.cc_pair_ids).toEqual([1]);
   });
 
+  it('names every cc pair the documents went to in the text summary', async () => {
+    await writeFile(join(work, 'pairs.jsonl'), `${jsonl}\n`);
+    const pair = await filePair('jsonl-text');
+    const r = await kis(['ingest', 'pairs.jsonl', '--cc-pair', String(pair)], { env, cwd: work });
+    expect(r.code).toBe(1);
+    const [a, b] = [1, pair].sort((x, y) => x - y);
+    expect(r.stdout).toMatch(
+      new RegExp(`Done: 3 document\\(s\\) ingested into cc pairs ${a} and ${b} in `),
+    );
+  });
+
   it('reads JSONL from stdin with "-"', async () => {
     const r = await kis(['--json', 'ingest', '-', '--source', 'web'], {
       env,

@@ -133,6 +133,8 @@ export async function ingestCommand(
   }
   const uploads = new ImageUploads(client, journalPath);
   const runPair = options.ccPair;
+  /** The pairs acknowledged documents went to (JSONL lines may choose their own). */
+  const pairsUsed = new Set<number | null>();
 
   // ---- interruption: first Ctrl-C stops feeding (in-flight requests finish and are recorded),
   // a second one aborts the requests in flight.
@@ -316,6 +318,9 @@ export async function ingestCommand(
       report(ref, 'aborted', { documentId: result.documentId });
       return;
     }
+    if (result.status === 'created' || result.status === 'updated') {
+      pairsUsed.add(result.ccPairId ?? null);
+    }
     report(ref, result.status, { documentId: result.documentId });
   }
 
@@ -369,7 +374,7 @@ export async function ingestCommand(
         `Dry run: ${counts.valid} document(s) valid, ${counts.failed} failed, ${counts.ignored} ignored, in ${formatDuration(elapsedMs)}; nothing was sent.`,
       );
     } else {
-      const pair = runPair === undefined ? 'the default cc pair' : `cc pair ${runPair}`;
+      const pair = pairsLabel(pairsUsed.size > 0 ? pairsUsed : new Set([runPair ?? null]));
       lines.push(
         `${interrupted ? 'Interrupted' : 'Done'}: ${acknowledged} document(s) ingested into ${pair} in ${formatDuration(elapsedMs)} (${formatRate(rate)})`,
       );
@@ -546,4 +551,14 @@ function prepareLine(ref: string, value: unknown, ctx: PrepareContext): Prepared
   const item: IngestItem & { ref: string } = { document: document as IngestionDocument, ref };
   if (ccPairId !== undefined) item.ccPairId = ccPairId;
   return { kind: 'doc', item };
+}
+
+/** "cc pair 2", "the default cc pair", or "cc pairs 2, 5 and the default cc pair". */
+export function pairsLabel(pairs: ReadonlySet<number | null>): string {
+  const ids = [...pairs].filter((p): p is number => p !== null).sort((a, b) => a - b);
+  const parts = ids.map(String);
+  if (pairs.has(null)) parts.push('the default cc pair');
+  if (parts.length === 1) return ids.length === 1 ? `cc pair ${ids[0]}` : 'the default cc pair';
+  const last = parts.pop();
+  return `cc pairs ${parts.join(', ')} and ${last}`;
 }
