@@ -276,6 +276,8 @@ describe('installed from the tarballs into a fresh project', () => {
       expect(path.startsWith(join(project, 'node_modules'))).toBe(true);
       expect(path.startsWith(workspaceRoot)).toBe(false);
     }
+    // under Node, the "node" export condition picks the node:http build of the same API
+    expect((out.resolved as string[])[1]).toMatch(/\/@kis\/client\/dist\/index\.node\.js$/);
     expect(out.openapi).toMatch(/^3\.1\./);
     expect(out.operations).toBeGreaterThanOrEqual(10);
     expect(out.baseUrl).toBe('http://127.0.0.1:9/api');
