@@ -106,10 +106,14 @@ export function fetchSender(fetch: typeof globalThis.fetch): Sender {
   };
 }
 
+/** Statuses whose answers have no body (a Response refuses one for them). */
+export const isNullBodyStatus = (status: number): boolean =>
+  status === 204 || status === 205 || status === 304;
+
 /** A WHATWG Response for openapi-fetch, from an answer read as bytes. */
 export function toResponse(received: Received): Response {
   const status = received.status;
-  return new Response(status === 204 || status === 205 || status === 304 ? null : received.bytes, {
+  return new Response(isNullBodyStatus(status) ? null : received.bytes, {
     status,
     statusText: received.statusText,
     headers: received.headers as Headers,

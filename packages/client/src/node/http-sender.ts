@@ -12,11 +12,16 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { HeaderReader, Received, Sender, SendInit } from '../internal/transport.js';
+import {
+  type HeaderReader,
+  isNullBodyStatus,
+  type Received,
+  type Sender,
+  type SendInit,
+} from '../internal/transport.js';
 
 const MAX_REDIRECTS = 20;
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
-const NULL_BODY = new Set([204, 205, 304]);
 /** Headers describing a request body, dropped when a redirect turns the request into a GET. */
 const BODY_HEADERS = [
   'content-type',
@@ -159,7 +164,7 @@ const NO_REUSE_MS = 30_000;
  * connections within 100 ms of their answers, it is taken to close after every answer: requests
  * then say `Connection: close` for 30 s, instead of racing the peer's close on each request.
  */
-export function guardReuse(agent: http.Agent): () => boolean {
+function guardReuse(agent: http.Agent): () => boolean {
   const freedAt = new WeakMap<object, number>();
   const watched = new WeakSet<object>();
   let noReuseUntil = 0;
@@ -360,7 +365,7 @@ export function createHttpSender(options: HttpSenderOptions = {}): Sender {
         // UTF-8, a byte-order mark dropped, as Response.text() reads it
         const bom = decoded[0] === 0xef && decoded[1] === 0xbb && decoded[2] === 0xbf ? 3 : 0;
         answer.text = decoded.toString('utf8', bom);
-      } else if (NULL_BODY.has(status) || method === 'HEAD') {
+      } else if (isNullBodyStatus(status) || method === 'HEAD') {
         answer.bytes = null;
       } else {
         const copy = new Uint8Array(decoded.byteLength);
