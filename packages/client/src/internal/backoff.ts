@@ -1,5 +1,7 @@
 /** Retry timing: server hints (`retry-after-ms`, `Retry-After`) first, else exponential backoff. */
 
+import type { AbortRegistry } from './transport.js';
+
 export interface BackoffOptions {
   /** First backoff delay in ms (before jitter). Default 500. */
   initialDelayMs: number;
@@ -59,11 +61,7 @@ export function backoffDelayMs(
  * (bulk ingestion: many waits on one signal), the wait registers there instead of adding a
  * listener to the signal.
  */
-export function sleep(
-  ms: number,
-  signal?: AbortSignal,
-  registry?: { add(abort: () => void): void; delete(abort: () => void): void },
-): Promise<void> {
+export function sleep(ms: number, signal?: AbortSignal, registry?: AbortRegistry): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {

@@ -175,7 +175,7 @@ interface Bucket {
   timedOut: boolean;
   /** Attempts using it now. */
   pending: number;
-  /** Attempts that used it (capped: fetch scans a signal's listeners on every request). */
+  /** Attempts that used it (capped at BUCKET_MEMBERS). */
   members: number;
   /** No new attempt joins after this time (ms since epoch). */
   closesAt: number;
