@@ -18,7 +18,7 @@ export interface paths {
          * Create a connector
          * @description Creates a connector (seed, endpoint 1). Keep the returned `id`: a connector created this way is not fully created, and not visible in the admin interface, until a credential is associated with it (`associateCredentialWithConnector`).
          *
-         *     The seed's example uses `access_type: PUBLIC`; deployed servers accept only the lower-case values (`public`, `private`, `sync`) and answer `PUBLIC` with 422, so clients should send lower case. The required fields and the `credential` field of the answer are not shown in the seed and follow deployed servers (`compat-notes.md`). The call is not idempotent: retrying it blindly can create duplicate connectors.
+         *     The seed's example uses `access_type: PUBLIC`; deployed servers accept only the lower-case values (`public`, `private`, `sync`) and answer `PUBLIC` with 422, so clients should send lower case. The required fields and the `credential` field of the answer are not shown in the seed and follow deployed servers (`docs/deployed-servers.md`). The call is not idempotent: retrying it blindly can create duplicate connectors.
          */
         post: operations["createConnector"];
         delete?: never;
@@ -36,7 +36,7 @@ export interface paths {
         };
         /**
          * List credentials
-         * @description Lists the credentials (seed, endpoint 2). Each record has at least `id` (integer) and `source`; a caller picks the credential whose `source` matches the connector. The other fields of a record are not shown in the seed and follow deployed servers (`compat-notes.md`). Sources that need no credential (`file`, `web`) use the default empty credential, id `0`.
+         * @description Lists the credentials (seed, endpoint 2). Each record has at least `id` (integer) and `source`; a caller picks the credential whose `source` matches the connector. The other fields of a record are not shown in the seed and follow deployed servers (`docs/deployed-servers.md`). Sources that need no credential (`file`, `web`) use the default empty credential, id `0`.
          */
         get: operations["listCredentials"];
         put?: never;
@@ -65,7 +65,7 @@ export interface paths {
          * Replace a credential's private-key file
          * @description Replaces the private-key file of a credential (seed, endpoint 3). The body is `multipart/form-data` with all five parts required, and the answer is the updated `CredentialBase`.
          *
-         *     The meaning of `field_key` and `type_definition_key` is not shown in the seed. On deployed servers (`compat-notes.md`) `type_definition_key` must be `sharepoint_pfx_file` and the file a PKCS#12 (`.pfx`) file; invalid JSON in `credential_json` answers 400, and an unknown credential id answers 401 with a `detail` message (other servers may answer 404).
+         *     The meaning of `field_key` and `type_definition_key` is not shown in the seed. On deployed servers (`docs/deployed-servers.md`) `type_definition_key` must be `sharepoint_pfx_file` and the file a PKCS#12 (`.pfx`) file; invalid JSON in `credential_json` answers 400, and an unknown credential id answers 401 with a `detail` message (other servers may answer 404).
          */
         put: operations["updateCredentialPrivateKey"];
         post?: never;
@@ -98,11 +98,46 @@ export interface paths {
          * Associate a credential with a connector
          * @description Associates a credential with a connector (seed, endpoint 4). Before this call the connector is not fully created; afterwards it is visible in the admin interface.
          *
-         *     The seed says the call has no body and that callers do not use the answer. Deployed servers (`compat-notes.md`) require a JSON body with at least `access_type`, so the body is optional here and clients send one by default. They answer with a `StatusResponse` whose `data` is the new connector/credential pair id (`cc_pair_id`), the id the ingestion call needs; when the pair already exists the answer is 200 with `success: false`. For an unknown connector or credential some servers answer 500 rather than 404.
+         *     The seed says the call has no body and that callers do not use the answer. Deployed servers (`docs/deployed-servers.md`) require a JSON body with at least `access_type`, so the body is optional here and clients send one by default. They answer with a `StatusResponse` whose `data` is the new connector/credential pair id (`cc_pair_id`), the id the ingestion call needs; when the pair already exists the answer is 200 with `success: false`. For an unknown connector or credential some servers answer 500 rather than 404.
          */
         put: operations["associateCredentialWithConnector"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/connector/{connector_id}/credential/{credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector, as returned by `createConnector`.
+                 * @example 7
+                 */
+                connector_id: number;
+                /**
+                 * @description Id of the credential, from `listCredentials`, or `0` for the default empty credential used by sources that need none (such as `file` and `web`).
+                 * @example 3
+                 */
+                credential_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Associate a credential with a connector (deployed servers' path)
+         * @description The association call as deployed servers serve it: the same step as the seed's `associateCredentialWithConnector`, at the path every release has (no `admin/` segment), with a required body whose `name` is required since release 3.1. A new pair answers `success: true` with the `cc_pair_id` in `data`; a pair that already exists answers 200 with `success: false` and the connector id in `data`. An unknown connector or credential answers 500 there. The server builds the source's connector from `connector_specific_config` here: a key the source does not take is 400. Clients try this path first and fall back to the seed's when a server has no such route (`docs/deployed-servers.md`, "Routes").
+         */
+        put: operations["associateCredential"];
+        post?: never;
+        /**
+         * Remove a connector/credential pair at once
+         * @description Removes the pair row at once, without cleaning its documents from the index (deployed servers). When the pair does not exist the answer is 200 with `success: false` (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        delete: operations["dissociateCredential"];
         options?: never;
         head?: never;
         patch?: never;
@@ -121,7 +156,7 @@ export interface paths {
          * Create a credential
          * @description Creates a credential from a `CredentialBase` body and answers with its `id` (and, on deployed servers, the created credential).
          *
-         *     Tag `Deployed-server extensions`: the seed says endpoints to create credentials are "not shown"; this operation is what deployed servers offer (`compat-notes.md`). The call is not idempotent.
+         *     Tag `Deployed-server extensions`: the seed says endpoints to create credentials are "not shown"; this operation is what deployed servers offer (`docs/deployed-servers.md`). The call is not idempotent.
          */
         post: operations["createCredential"];
         delete?: never;
@@ -141,7 +176,7 @@ export interface paths {
          * List ingested documents
          * @description Lists the documents that were pushed through the ingestion call.
          *
-         *     Tag `Deployed-server extensions`: not part of the seed; deployed servers offer it under the same first path segment as ingestion (`compat-notes.md`).
+         *     Tag `Deployed-server extensions`: not part of the seed; deployed servers offer it under the same first path segment as ingestion (`docs/deployed-servers.md`).
          */
         get: operations["listIngestedDocuments"];
         put?: never;
@@ -149,7 +184,7 @@ export interface paths {
          * Ingest a document
          * @description Pushes one document into the index (seed, endpoint 5) and attaches it to the connector/credential pair `cc_pair_id`. Each request carries one document; multiple documents need multiple requests. A 200 answer means the document was accepted; indexing continues asynchronously (some deployments index inside the request, so a call can take seconds).
          *
-         *     Not shown in the seed; deployed servers (`compat-notes.md`): the answer also carries `document_id`; a missing `document.id` is derived from `semantic_identifier` (`ingestion_api_` + identifier with spaces turned into `_`, percent-encoded); re-posting the same `document.id` is an upsert (`already_existed: true`), so the call is safe to retry once the id is fixed by the client; a missing, null or `0` `cc_pair_id` means the default pair (id 1); an unknown `cc_pair_id` answers 404 (older servers: 400). An image section's `image_file_id` comes from `uploadUserFiles`, which must be called first.
+         *     Not shown in the seed; deployed servers (`docs/deployed-servers.md`): the answer also carries `document_id`; a missing `document.id` is derived from `semantic_identifier` (`ingestion_api_` + identifier with spaces turned into `_`, percent-encoded); re-posting the same `document.id` is an upsert (`already_existed: true`), so the call is safe to retry once the id is fixed by the client; a missing, null or `0` `cc_pair_id` means the default pair (id 1); an unknown `cc_pair_id` answers 404 (older servers: 400). An image section's `image_file_id` comes from `uploadUserFiles`, which must be called first.
          */
         post: operations["ingestDocument"];
         delete?: never;
@@ -178,7 +213,7 @@ export interface paths {
          * Delete an ingested document
          * @description Removes a document that was created through the ingestion call. Unknown id: 404; a document not created through ingestion: 400.
          *
-         *     Tag `Deployed-server extensions`: not part of the seed; deployed servers offer it under the same first path segment as ingestion (`compat-notes.md`). The body of the 200 answer is not recorded there: servers may answer with a `StatusResponse` or with a JSON `null`.
+         *     Tag `Deployed-server extensions`: not part of the seed; deployed servers offer it under the same first path segment as ingestion and answer 200 with a JSON `null`; the id in the path is decoded once, with no second try with the raw id (`docs/deployed-servers.md`, "Ingestion").
          */
         delete: operations["deleteIngestedDocument"];
         options?: never;
@@ -203,7 +238,7 @@ export interface paths {
          * List the documents of a connector/credential pair
          * @description Lists the documents attached to one connector/credential pair, in the same shape as `listIngestedDocuments`.
          *
-         *     Tag `Deployed-server extensions`: not part of the seed; deployed servers offer it under the same first path segment as ingestion (`compat-notes.md`).
+         *     Tag `Deployed-server extensions`: not part of the seed; deployed servers offer it under the same first path segment as ingestion (`docs/deployed-servers.md`).
          */
         get: operations["listConnectorDocuments"];
         put?: never;
@@ -225,11 +260,51 @@ export interface paths {
         put?: never;
         /**
          * Upload files (images) to the file store
-         * @description Uploads one or more files to the service's file store. The seed names this endpoint: it must be called before an image section is ingested and yields the value for `image_file_id` (the `file_id` of an uploaded file). Its request and response shapes are not shown in the seed; they follow deployed servers (`compat-notes.md`): a multipart body with one or more `files` parts and optional `project_id` and `temp_id_map` fields, answered with the stored `user_files` and the `rejected_files`.
+         * @description Uploads one or more files to the service's file store. The seed names this endpoint: it must be called before an image section is ingested and yields the value for `image_file_id` (the `file_id` of an uploaded file). Its request and response shapes are not shown in the seed; they follow deployed servers (`docs/deployed-servers.md`): a multipart body with one or more `files` parts and optional `project_id` and `temp_id_map` fields, answered with the stored `user_files` and the `rejected_files`.
          *
          *     Deployed servers mount this upload at `/user/projects/file/upload` rather than at the seed's `/user/file/upload`; clients talking to them must use that path.
          */
         post: operations["uploadUserFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/projects/file/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload files (images) to the file store (deployed servers' path)
+         * @description The upload as deployed servers serve it since release 1.10 (the seed's `/user/file/upload` existed up to release 1.9). A multipart body with one or more `files` parts; the answer lists the stored `user_files` (uuid ids, status `PROCESSING` or `SKIPPED` at first) and the `rejected_files`. The `file_id` of a stored file is the value of an image section's `image_file_id`. Clients try this path first and fall back to the seed's when a server has no such route (`docs/deployed-servers.md`, "Routes").
+         */
+        post: operations["uploadProjectFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's release
+         * @description The release of the server (deployed servers; not in the seed). Useful to tell which route variants and source values a server has (`docs/deployed-servers.md`, "Version and routes"). Needs no key.
+         */
+        get: operations["getVersion"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -242,30 +317,30 @@ export interface components {
     schemas: {
         /**
          * DocumentSource
-         * @description Identifier of the kind of source a connector, credential or document belongs to. The seed defines a 55-value enumeration and names seven values that are not third-party systems (`ingestion_api`, `web`, `file`, `not_applicable`, `mock_connector`, `user_file`, `imap`); the full list, in the order deployed servers use, comes from `compat-notes.md`. `file` and `web` are used for ingested documents; `jira` is the issue-tracker value of the seed's connector example.
+         * @description Identifier of the kind of source a connector, credential or document belongs to. The seed defines a 55-value enumeration and names seven values that are not third-party systems (`ingestion_api`, `web`, `file`, `not_applicable`, `mock_connector`, `user_file`, `imap`). This enumeration holds every value a supported release accepts, in the order deployed servers use, then the five values newer releases added (`craft_file` 3.0, `canvas` 3.2, `braintrust` 4.2, `lumapps` 4.4, `box` 4.5); releases from 4.0 on no longer accept `requesttracker` (`docs/deployed-servers.md`, "Sources"). Answers may carry a value of a release newer still (`SourceValue`). `file` and `web` are used for ingested documents; `jira` is the issue-tracker value of the seed's connector example.
          * @example jira
          * @example web
          * @example file
          * @enum {string}
          */
-        DocumentSource: "ingestion_api" | "slack" | "web" | "google_drive" | "gmail" | "requesttracker" | "github" | "gitbook" | "gitlab" | "guru" | "bookstack" | "outline" | "confluence" | "jira" | "slab" | "productboard" | "file" | "coda" | "notion" | "zulip" | "linear" | "hubspot" | "document360" | "gong" | "google_sites" | "zendesk" | "loopio" | "dropbox" | "sharepoint" | "teams" | "salesforce" | "discourse" | "axero" | "clickup" | "mediawiki" | "wikipedia" | "asana" | "s3" | "r2" | "google_cloud_storage" | "oci_storage" | "xenforo" | "not_applicable" | "discord" | "freshdesk" | "fireflies" | "egnyte" | "airtable" | "highspot" | "drupal_wiki" | "imap" | "bitbucket" | "testrail" | "mock_connector" | "user_file";
+        DocumentSource: "ingestion_api" | "slack" | "web" | "google_drive" | "gmail" | "requesttracker" | "github" | "gitbook" | "gitlab" | "guru" | "bookstack" | "outline" | "confluence" | "jira" | "slab" | "productboard" | "file" | "coda" | "notion" | "zulip" | "linear" | "hubspot" | "document360" | "gong" | "google_sites" | "zendesk" | "loopio" | "dropbox" | "sharepoint" | "teams" | "salesforce" | "discourse" | "axero" | "clickup" | "mediawiki" | "wikipedia" | "asana" | "s3" | "r2" | "google_cloud_storage" | "oci_storage" | "xenforo" | "not_applicable" | "discord" | "freshdesk" | "fireflies" | "egnyte" | "airtable" | "highspot" | "drupal_wiki" | "imap" | "bitbucket" | "testrail" | "mock_connector" | "user_file" | "craft_file" | "canvas" | "braintrust" | "lumapps" | "box";
         /**
          * InputType
-         * @description How a connector reads its source. The seed shows `poll`; the other values are what deployed servers accept (`compat-notes.md`).
+         * @description How a connector reads its source. The seed shows `poll`; the other values are what deployed servers accept (`docs/deployed-servers.md`).
          * @example poll
          * @enum {string}
          */
         InputType: "load_state" | "poll" | "event" | "slim_retrieval";
         /**
          * AccessType
-         * @description Who may see the documents of a connector. The seed's example shows `PUBLIC` and leaves the other values open; deployed servers accept exactly `public`, `private` and `sync` (lower case) and answer `PUBLIC` with 422 (`compat-notes.md`). The spec therefore accepts the seed's spelling too, but clients should send the lower-case form.
+         * @description Who may see the documents of a connector. The seed's example shows `PUBLIC` and leaves the other values open; deployed servers accept exactly `public`, `private` and `sync` (lower case) and answer `PUBLIC` with 422 (`docs/deployed-servers.md`). The spec therefore accepts the seed's spelling too, but clients should send the lower-case form.
          * @example public
          * @enum {string}
          */
         AccessType: "public" | "private" | "sync" | "PUBLIC";
         /**
          * ConnectorCreateRequest
-         * @description Body of the connector-creation call (seed, "Connector (create request)"). The seed does not show which fields are required; `required` lists what deployed servers require (`compat-notes.md`). `indexing_start` and `groups` are accepted by deployed servers but not shown in the seed.
+         * @description Body of the connector-creation call (seed, "Connector (create request)"). The seed does not show which fields are required; `required` lists what deployed servers require (`docs/deployed-servers.md`). `indexing_start` and `groups` are accepted by deployed servers but not shown in the seed.
          */
         ConnectorCreateRequest: {
             /** @description Display name of the connector. */
@@ -283,10 +358,10 @@ export interface components {
             prune_freq?: number | null;
             /**
              * Format: date-time
-             * @description Not shown in the seed; accepted by deployed servers (`compat-notes.md`). Earliest document time to index.
+             * @description Not shown in the seed; accepted by deployed servers (`docs/deployed-servers.md`). Earliest document time to index.
              */
             indexing_start?: string | null;
-            /** @description Not shown in the seed; accepted by deployed servers (`compat-notes.md`). Ids of the user groups that may see the connector's documents (used with `private` access). */
+            /** @description Not shown in the seed; accepted by deployed servers (`docs/deployed-servers.md`). Ids of the user groups that may see the connector's documents (used with `private` access). */
             groups?: number[];
         };
         /**
@@ -311,7 +386,7 @@ export interface components {
         };
         /**
          * StatusCodeError
-         * @description Error body of some deployed servers, for example on 422 (`compat-notes.md`): `{status_code, message, data}`.
+         * @description Error body of some deployed servers, for example on 422 (`docs/deployed-servers.md`): `{status_code, message, data}`.
          */
         StatusCodeError: {
             /** @description HTTP status code repeated in the body. */
@@ -323,7 +398,7 @@ export interface components {
         };
         /**
          * CodedError
-         * @description Error body with a machine-readable code (`compat-notes.md`): `{error_code, detail}`, seen with 400/401/403/404/409/429/5xx.
+         * @description Error body with a machine-readable code (`docs/deployed-servers.md`): `{error_code, detail}`, seen with 400/401/403/404/409/429/5xx.
          */
         CodedError: {
             /** @description Machine-readable error code, for example `CONNECTOR_NOT_FOUND`. */
@@ -333,7 +408,7 @@ export interface components {
         };
         /**
          * DetailError
-         * @description Error body with a plain message in `detail` (`compat-notes.md`): `{detail: "..."}`.
+         * @description Error body with a plain message in `detail` (`docs/deployed-servers.md`): `{detail: "..."}`.
          */
         DetailError: {
             /** @description Human-readable message. */
@@ -341,7 +416,7 @@ export interface components {
         };
         /**
          * MessageError
-         * @description Error body with a plain `message` (`compat-notes.md`): `{message: "..."}`.
+         * @description Error body with a plain `message` (`docs/deployed-servers.md`): `{message: "..."}`.
          */
         MessageError: {
             /** @description Human-readable message. */
@@ -349,17 +424,22 @@ export interface components {
         };
         /**
          * ErrorResponse
-         * @description Any JSON error body deployed servers answer with (`compat-notes.md`, "Errors as they really come back"). Clients must accept every shape. The seed documents only `HTTPValidationError` (422) and otherwise tells callers to read the response text as the error description; servers behind proxies may also answer with an HTML page.
+         * @description Any JSON error body deployed servers answer with (`docs/deployed-servers.md`, "Errors"). Clients must accept every shape. The seed documents only `HTTPValidationError` (422) and otherwise tells callers to read the response text as the error description; servers behind proxies may also answer with an HTML page.
          */
         ErrorResponse: components["schemas"]["HTTPValidationError"] | components["schemas"]["StatusCodeError"] | components["schemas"]["CodedError"] | components["schemas"]["DetailError"] | components["schemas"]["MessageError"];
         /**
+         * SourceValue
+         * @description A source value in an answer: one of `DocumentSource`, or a value that a release newer than this document added. Clients keep such a value as it is (`docs/deployed-servers.md`, "Sources").
+         */
+        SourceValue: components["schemas"]["DocumentSource"] | string;
+        /**
          * Credential
-         * @description A credential record as the credential list returns it. The seed guarantees `id` and `source` only; the other fields are what deployed servers return (`compat-notes.md`). Secret values inside `credential_json` may come back masked.
+         * @description A credential record as the credential list returns it. The seed guarantees `id` and `source` only; the other fields are what deployed servers return (`docs/deployed-servers.md`). Secret values inside `credential_json` may come back masked.
          */
         Credential: {
             /** @description Credential identifier. `0` is the default empty credential used by sources that need none (`file`, `web`). */
             id: number;
-            source: components["schemas"]["DocumentSource"];
+            source: components["schemas"]["SourceValue"];
             /** @description Secret configuration of the source (deployed servers; values may be masked). */
             credential_json?: {
                 [key: string]: unknown;
@@ -392,7 +472,7 @@ export interface components {
         };
         /**
          * ObjectCreationIdResponse
-         * @description Answer of a creation call. The seed shows only `id` (the connector or credential identifier, to keep for later calls); deployed servers add `credential` (`compat-notes.md`): null for connector creation, the created credential for credential creation.
+         * @description Answer of a creation call. The seed shows only `id` (the connector or credential identifier, to keep for later calls); deployed servers add `credential` (`docs/deployed-servers.md`): null for connector creation, the created credential for credential creation.
          */
         ObjectCreationIdResponse: {
             /** @description Identifier of the created object. */
@@ -402,7 +482,7 @@ export interface components {
         };
         /**
          * PrivateKeyUploadForm
-         * @description `multipart/form-data` body of the private-key update; the seed requires all five parts. The meaning of `field_key` and `type_definition_key` is not shown in the seed; the notes on them come from deployed servers (`compat-notes.md`).
+         * @description `multipart/form-data` body of the private-key update; the seed requires all five parts. The meaning of `field_key` and `type_definition_key` is not shown in the seed; the notes on them come from deployed servers (`docs/deployed-servers.md`).
          */
         PrivateKeyUploadForm: {
             /** @description Display name of the credential. */
@@ -416,7 +496,7 @@ export interface components {
             uploaded_file: string;
             /** @description Key inside `credential_json` under which the server stores the processed file content (deployed servers). */
             field_key: string;
-            /** @description Kind of file being uploaded. Deployed servers accept `sharepoint_pfx_file`, and the file must then be PKCS#12 (`compat-notes.md`). */
+            /** @description Kind of file being uploaded. Deployed servers accept `sharepoint_pfx_file`, and the file must then be PKCS#12 (`docs/deployed-servers.md`). */
             type_definition_key: string;
         };
         /**
@@ -442,8 +522,14 @@ export interface components {
             groups?: number[];
         };
         /**
+         * ProcessingMode
+         * @description How a deployed server processes the pair's documents (release 3.0 on; default `REGULAR`). Not in the seed. See `docs/deployed-servers.md`, "Association".
+         * @enum {string}
+         */
+        ProcessingMode: "REGULAR" | "FILE_SYSTEM" | "RAW_BINARY";
+        /**
          * ConnectorCredentialPairMetadata
-         * @description Body of the association call. The seed says the call has no body, so the body is optional in this description; deployed servers require one with at least `access_type` (`compat-notes.md`), so clients send it by default.
+         * @description Body of the seed's association call. The seed says that call has no body, so here the body and `name` are optional; deployed servers take the body on their own path (`ConnectorCredentialPairRequest`, `name` required), and clients send `name` on both (`docs/deployed-servers.md`, "Association").
          */
         ConnectorCredentialPairMetadata: {
             /** @description Display name of the connector/credential pair. */
@@ -455,10 +541,11 @@ export interface components {
             auto_sync_options?: {
                 [key: string]: unknown;
             } | null;
+            processing_mode?: components["schemas"]["ProcessingMode"];
         };
         /**
          * StatusResponse
-         * @description Generic status answer of deployed servers (`compat-notes.md`). The seed says only that the association answers 200 and that callers do not use the body. For the association, `data` is the new connector/credential pair id (`cc_pair_id`); when the pair already exists the answer is still 200, with `success: false` and a message.
+         * @description Generic status answer of deployed servers (`docs/deployed-servers.md`). The seed says only that the association answers 200 and that callers do not use the body. For the association, `data` is the new connector/credential pair id (`cc_pair_id`); when the pair already exists the answer is still 200, with `success: false` and a message.
          */
         StatusResponse: {
             /** @description Whether the call changed anything. `false` with HTTP 200 means nothing was done (for example the pair already exists). */
@@ -469,15 +556,35 @@ export interface components {
             data?: number | null;
         };
         /**
+         * ConnectorCredentialPairRequest
+         * @description Body of the association call on deployed servers' path: `name` is required since release 3.1 (a body without it is 422), `processing_mode` exists since release 3.0 (`docs/deployed-servers.md`, "Association").
+         */
+        ConnectorCredentialPairRequest: {
+            /** @description Display name of the connector/credential pair (clients send the connector's name unless told otherwise). */
+            name: string;
+            /**
+             * @description Who may see the pair's documents. Lower case only on deployed servers.
+             * @enum {string}
+             */
+            access_type: "public" | "private" | "sync";
+            /** @description Ids of the user groups that may see the pair's documents (used with `private` access). */
+            groups?: number[];
+            /** @description Options of permission auto-sync (used with `sync` access), or null. */
+            auto_sync_options?: {
+                [key: string]: unknown;
+            } | null;
+            processing_mode?: components["schemas"]["ProcessingMode"];
+        };
+        /**
          * IngestedDocumentSummary
-         * @description One document in the lists of ingested documents and of a pair's documents (deployed servers, `compat-notes.md`).
+         * @description One document in the lists of ingested documents and of a pair's documents (deployed servers, `docs/deployed-servers.md`).
          */
         IngestedDocumentSummary: {
             /** @description Stored document id. */
             document_id: string;
             /** @description The document's `semantic_identifier`. */
             semantic_id: string;
-            /** @description Link of the document, if any. */
+            /** @description Link of the document; deployed servers list `""` for a document without one. */
             link?: string | null;
             /**
              * @description Not sent by deployed servers (indexing there is asynchronous and its states are not named, seed "States and transitions"); the kis emulator adds it so a caller can see a document move from queued to indexed. Clients must not rely on it.
@@ -490,6 +597,13 @@ export interface components {
          * @description A section whose content is text (`text` required).
          */
         TextSection: {
+            /**
+             * @description Kind of section; deployed servers read `text` when it is absent and the text field is given.
+             * @constant
+             */
+            type?: "text";
+            /** @description Optional heading of the section (deployed servers). */
+            heading?: string | null;
             /** @description Content of the section. */
             text: string;
             /** @description Optional link (URL) for the section. */
@@ -502,6 +616,13 @@ export interface components {
          * @description A section whose content is an image (`image_file_id` required). The image must be uploaded first (`uploadUserFiles`); its `file_id` is the value of `image_file_id`.
          */
         ImageSection: {
+            /**
+             * @description Kind of section; deployed servers read `image` when it is absent and the image field is given.
+             * @constant
+             */
+            type?: "image";
+            /** @description Optional heading of the section (deployed servers). */
+            heading?: string | null;
             /** @description Identifier of an image already uploaded to the service's file store. */
             image_file_id: string;
             /** @description Optional text of the section (for example a caption). */
@@ -510,13 +631,32 @@ export interface components {
             link?: string | null;
         };
         /**
-         * Section
-         * @description One section of a document's content (seed, "Section object"): a text section or an image section (`compat-notes.md`). `anyOf`, not `oneOf`: a section carrying both `text` and `image_file_id` is valid.
+         * TabularSection
+         * @description A section whose content is a table stored as an uploaded CSV file (deployed servers; not in the seed): `csv_file_id` and `link` required (`docs/deployed-servers.md`, "Ingestion").
          */
-        Section: components["schemas"]["TextSection"] | components["schemas"]["ImageSection"];
+        TabularSection: {
+            /**
+             * @description Kind of section; deployed servers read `tabular` when it is absent and the tabular field is given.
+             * @constant
+             */
+            type?: "tabular";
+            /** @description Optional heading of the section (deployed servers). */
+            heading?: string | null;
+            /** @description Identifier of the uploaded CSV file holding the table. */
+            csv_file_id: string;
+            /** @description Link (URL) of the table. */
+            link: string;
+            /** @description Optional text of the section. */
+            text?: string | null;
+        };
+        /**
+         * Section
+         * @description One section of a document's content (seed, "Section object"): a text section, an image section or, on deployed servers, a tabular section (`docs/deployed-servers.md`, "Ingestion"). `anyOf`, not `oneOf`: a section carrying both `text` and `image_file_id` is valid (servers read it as a text section and ignore the image).
+         */
+        Section: components["schemas"]["TextSection"] | components["schemas"]["ImageSection"] | components["schemas"]["TabularSection"];
         /**
          * BasicExpertInfo
-         * @description An owner of a document (seed, "Owner object"). All fields are optional and nullable on deployed servers (`compat-notes.md`).
+         * @description An owner of a document (seed, "Owner object"). All fields are optional and nullable on deployed servers (`docs/deployed-servers.md`).
          */
         BasicExpertInfo: {
             /** @description Name to display. */
@@ -531,11 +671,23 @@ export interface components {
             email?: string | null;
         };
         /**
+         * ExternalAccess
+         * @description Who may see a document outside the pair's own access settings (deployed servers, which accept it and then drop it for ingested documents). All three fields are required when the object is given.
+         */
+        ExternalAccess: {
+            /** @description E-mail addresses of users who may see the document. */
+            external_user_emails: string[];
+            /** @description Ids of external user groups that may see the document. */
+            external_user_group_ids: string[];
+            /** @description Whether everyone may see the document. */
+            is_public: boolean;
+        };
+        /**
          * IngestionDocument
-         * @description A document pushed through the ingestion call (seed, "IngestionDocument"). The seed does not show required flags beyond its examples; `required` lists what deployed servers require (`compat-notes.md`). `additional_info`, `external_access` and `doc_metadata` are accepted by deployed servers but not shown in the seed.
+         * @description A document pushed through the ingestion call (seed, "IngestionDocument"). The seed does not show required flags beyond its examples; `required` lists what deployed servers require. The fields after `from_ingestion_api` are read by deployed servers but not shown in the seed; `chunk_count`, `additional_info`, `doc_metadata` and `external_access` are accepted and then dropped (`docs/deployed-servers.md`, "Ingestion").
          */
         IngestionDocument: {
-            /** @description Caller-chosen unique document id; posting the same id again updates the document (upsert). Optional: present in the seed's minimal example, absent in its file-upload example. When it is missing (or null, which deployed servers accept too), deployed servers derive one and return it as `document_id`: `ingestion_api_` followed by `semantic_identifier` with spaces turned into `_` and then percent-encoded with no safe characters. A given id is stored the same way (spaces to `_`, percent-encoded) (`compat-notes.md`). */
+            /** @description Caller-chosen unique document id; posting the same id again updates the document (upsert). Optional: present in the seed's minimal example, absent in its file-upload example. When it is missing (or null, which deployed servers accept too), deployed servers derive one and return it as `document_id`: `ingestion_api_` followed by `semantic_identifier` with spaces turned into `_` and then percent-encoded with no safe characters. A given id is stored the same way (spaces to `_`, percent-encoded) (`docs/deployed-servers.md`). */
             id?: string | null;
             /** @description Title shown in the interface. */
             semantic_identifier: string;
@@ -564,10 +716,19 @@ export interface components {
             from_ingestion_api?: boolean;
             /** @description Any JSON value, stored with the document (deployed servers; not shown in the seed). */
             additional_info?: unknown;
-            /** @description External access (permission) information of the document, or null (deployed servers; not shown in the seed). */
-            external_access?: {
-                [key: string]: unknown;
-            } | null;
+            /** @description External access (permission) information of the document, or null. */
+            external_access?: components["schemas"]["ExternalAccess"] | null;
+            /**
+             * Format: date-time
+             * @description Creation time of the document at its origin (deployed servers), read like `doc_updated_at`.
+             */
+            doc_created_at?: string | null;
+            /** @description Identifier of an uploaded file holding the document's original (deployed servers). */
+            file_id?: string | null;
+            /** @description Raw id of the document's parent in its source's hierarchy (deployed servers, newest line). */
+            parent_hierarchy_raw_node_id?: string | null;
+            /** @description Id of the document's parent hierarchy node (deployed servers, newest line). */
+            parent_hierarchy_node_id?: number | null;
             /** @description Additional document metadata object, or null (deployed servers; not shown in the seed). */
             doc_metadata?: {
                 [key: string]: unknown;
@@ -584,17 +745,17 @@ export interface components {
         };
         /**
          * IngestionResult
-         * @description Answer of the ingestion call. The seed shows `already_existed`; deployed servers also return `document_id` (`compat-notes.md`).
+         * @description Answer of the ingestion call. The seed shows `already_existed`; deployed servers always return `document_id` too (`docs/deployed-servers.md`, "Ingestion"). `already_existed` is also true when a server skipped an unchanged document.
          */
         IngestionResult: {
             /** @description `true`: an existing document was updated; `false`: a new document was created. */
             already_existed: boolean;
-            /** @description Id under which the document is stored: the given `document.id` (spaces turned into `_`, percent-encoded) or the id the server derived. Returned by deployed servers; not shown in the seed. */
-            document_id?: string;
+            /** @description Id under which the document is stored: the given `document.id` (spaces turned into `_`, percent-encoded) or the id the server derived. */
+            document_id: string;
         };
         /**
          * UserFileUploadForm
-         * @description `multipart/form-data` body of the file upload. The seed leaves the shape open; this is what deployed servers accept (`compat-notes.md`): one or more `files` parts and two optional form fields.
+         * @description `multipart/form-data` body of the file upload. The seed leaves the shape open; this is what deployed servers accept (`docs/deployed-servers.md`): one or more `files` parts and two optional form fields.
          */
         UserFileUploadForm: {
             /** @description The files to upload, one `files` part per file (for ingestion, the images of image sections). An array in `multipart/form-data` is sent as repeated `files` parts; the single-value alternative describes a body with exactly one part, for tools (such as Prism) that do not map repeated parts to an array. */
@@ -606,7 +767,7 @@ export interface components {
         };
         /**
          * UserFile
-         * @description An uploaded file as deployed servers describe it (`compat-notes.md`). Its `file_id` is the value an image section's `image_file_id` takes.
+         * @description An uploaded file as deployed servers describe it (`docs/deployed-servers.md`). Its `file_id` is the value an image section's `image_file_id` takes.
          */
         UserFile: {
             /** @description Identifier of the user-file record (a UUID string or an integer, depending on the server version). */
@@ -631,7 +792,7 @@ export interface components {
         };
         /**
          * RejectedFile
-         * @description A file the upload refused (deployed servers, `compat-notes.md`).
+         * @description A file the upload refused (deployed servers, `docs/deployed-servers.md`).
          */
         RejectedFile: {
             /** @description Name of the refused file. */
@@ -641,13 +802,38 @@ export interface components {
         };
         /**
          * UserFileUploadResponse
-         * @description Answer of the file upload on deployed servers (`compat-notes.md`); the seed leaves it open.
+         * @description Answer of the file upload on deployed servers (`docs/deployed-servers.md`); the seed leaves it open.
          */
         UserFileUploadResponse: {
             /** @description Files accepted and stored. */
             user_files: components["schemas"]["UserFile"][];
             /** @description Files the server refused, with the reason. */
             rejected_files: components["schemas"]["RejectedFile"][];
+        };
+        /**
+         * ProjectFileUploadForm
+         * @description `multipart/form-data` body of deployed servers' upload (`/user/projects/file/upload`, `docs/deployed-servers.md`, "Uploads"): one or more `files` parts and optional form fields.
+         */
+        ProjectFileUploadForm: {
+            /** @description The files to upload, one `files` part per file. An array in `multipart/form-data` is sent as repeated `files` parts; the single-value alternative describes a body with exactly one part. */
+            files: string[] | string;
+            /** @description Optional project to attach the files to; a value that is not an integer is 422. */
+            project_id?: number;
+            /** @description Optional JSON object text relating client-side temporary ids to files, keyed `"<size>|<first 50 characters of the name>"`. Text that is not JSON is ignored. */
+            temp_id_map?: string;
+            /**
+             * Format: uuid
+             * @description Optional session id for uploads outside any project.
+             */
+            incognito_session_id?: string;
+        };
+        /**
+         * VersionResponse
+         * @description The server's release (deployed servers; `docs/deployed-servers.md`, "Version and routes").
+         */
+        VersionResponse: {
+            /** @description Release label of the server, for example `v4.6.1`. */
+            backend_version: string;
         };
     };
     responses: {
@@ -662,7 +848,7 @@ export interface components {
                 "text/html": string;
             };
         };
-        /** @description Missing or invalid API key. Not shown in the seed; depending on the server a bad key answers 401 or 403 (`compat-notes.md`). The body is any `ErrorResponse` shape. */
+        /** @description Missing or invalid API key on servers of the seed. Deployed servers answer a missing or invalid key with 403 instead (see `Forbidden`, `docs/deployed-servers.md`, "Authentication and roles"). The body is any `ErrorResponse` shape. */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -671,7 +857,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The API key is valid but lacks the permission needed (for example a non-admin key on a `/manage/admin/` endpoint), or, on some servers, the key is missing or invalid (`compat-notes.md`). Not shown in the seed. The body is any `ErrorResponse` shape. */
+        /** @description On deployed servers: a missing or invalid API key (`detail` "Access denied. User is not authenticated."), or a valid key whose role cannot do this (every operation but the uploads needs a key that can manage connectors: admin or curator). On servers of the seed: a key that is not an admin key on a `/manage/admin/` endpoint (`docs/deployed-servers.md`, "Authentication and roles"). The body is any `ErrorResponse` shape. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -680,16 +866,16 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description Validation error (seed: `HTTPValidationError`, a `detail` array of `ValidationError`). Some deployed servers answer 422 with `{status_code, message, data}` instead (`StatusCodeError`), so clients should also accept any `ErrorResponse` shape here. */
+        /** @description Validation error. Servers of the seed answer its `HTTPValidationError` (a `detail` array of `ValidationError`); deployed servers answer `{status_code: 422, message, data: null}` (`StatusCodeError`), whose `message` is the list of errors as Python prints it (`docs/deployed-servers.md`, "Errors"). */
         ValidationFailed: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["HTTPValidationError"];
+                "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["StatusCodeError"];
             };
         };
-        /** @description Bad request. Not shown in the seed; deployed servers answer 400 for example for invalid JSON in a private-key upload, for an unknown `cc_pair_id` on older servers, and when deleting a document that was not created through ingestion (`compat-notes.md`); the kis emulator also answers 400 when a credential's source does not match the connector's on association. The body is any `ErrorResponse` shape. */
+        /** @description Bad request. Not shown in the seed; deployed servers answer 400 for example for invalid JSON in a private-key upload, for an unknown `cc_pair_id` on older servers, and when deleting a document that was not created through ingestion (`docs/deployed-servers.md`); the kis emulator also answers 400 when a credential's source does not match the connector's on association. The body is any `ErrorResponse` shape. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -698,7 +884,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The connector, credential, connector/credential pair or document named in the request does not exist. Not shown in the seed; this is what deployed servers answer (`compat-notes.md`), although some answer 500 for an association with an unknown connector or credential, older servers answer 400 for an unknown `cc_pair_id`, and the private-key update answers 401 for an unknown credential. The body is any `ErrorResponse` shape. */
+        /** @description The connector, credential, connector/credential pair or document named in the request does not exist. Not shown in the seed; this is what deployed servers answer (`docs/deployed-servers.md`), although some answer 500 for an association with an unknown connector or credential, older servers answer 400 for an unknown `cc_pair_id`, and the private-key update answers 401 for an unknown credential. The body is any `ErrorResponse` shape. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -735,6 +921,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ObjectCreationIdResponse"];
+                };
+            };
+            /** @description Deployed servers refuse a connector whose name and source equal an existing connector's (`docs/deployed-servers.md`, "Connector and credential"). The body is any `ErrorResponse` shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -839,6 +1034,81 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    associateCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector, as returned by `createConnector`.
+                 * @example 7
+                 */
+                connector_id: number;
+                /**
+                 * @description Id of the credential, from `listCredentials`, or `0` for the default empty credential used by sources that need none (such as `file` and `web`).
+                 * @example 3
+                 */
+                credential_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorCredentialPairRequest"];
+            };
+        };
+        responses: {
+            /** @description `success: true` with the new `cc_pair_id` in `data`, or `success: false` with the connector id in `data` when the pair already exists. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    dissociateCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector, as returned by `createConnector`.
+                 * @example 7
+                 */
+                connector_id: number;
+                /**
+                 * @description Id of the credential, from `listCredentials`, or `0` for the default empty credential used by sources that need none (such as `file` and `web`).
+                 * @example 3
+                 */
+                credential_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pair was removed (`success: true`), or did not exist (`success: false`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             default: components["responses"]["ServerError"];
         };
@@ -1013,6 +1283,55 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             default: components["responses"]["ServerError"];
+        };
+    };
+    uploadProjectFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ProjectFileUploadForm"];
+            };
+        };
+        responses: {
+            /** @description The upload was processed; see `rejected_files` for files the server refused. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserFileUploadResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server's release label. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
         };
     };
 }

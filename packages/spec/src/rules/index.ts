@@ -1,0 +1,47 @@
+/**
+ * `@kis/spec/rules`: the rules of the service that a schema cannot say, written once beside the
+ * OpenAPI document and read by the client, the emulator, the CLI and the apps
+ * (docs/deployed-servers.md explains each). Browser-safe: no Node built-ins.
+ */
+export {
+  DERIVED_ID_PREFIX,
+  DocumentIdError,
+  deriveDocumentId,
+  normalizeDocumentId,
+  rawDerivedId,
+  storedDocumentId,
+} from './document-id.js';
+export {
+  contentTypeOf,
+  extensionOf,
+  extensionsFor,
+  FILE_KINDS,
+  type FileKind,
+  type FileKindInfo,
+  fileKindOf,
+} from './file-kinds.js';
+export {
+  ANSWERS,
+  type Answer,
+  DEFAULT_PROFILE,
+  isNotAuthenticated,
+  isRouteNotFound,
+  NOT_AUTHENTICATED_DETAIL,
+  PROFILES,
+  type Profile,
+  parseValidationMessage,
+  type ValidationItem,
+  validationMessage,
+} from './profiles.js';
+export { ROLES, type Role, roleAllows } from './roles.js';
+export { ROUTE_VARIANTS, type RouteGroup } from './routes.js';
+export {
+  DEFAULT_CC_PAIR_ID,
+  DEFAULT_CREDENTIAL_ID,
+  DEFAULT_CREDENTIAL_SOURCE,
+  DEFAULT_DOCUMENT_SOURCE,
+  needsCredential,
+  profileAcceptsSource,
+  SOURCE_RELEASES,
+  SOURCES_WITHOUT_CREDENTIAL,
+} from './sources.js';
