@@ -98,7 +98,7 @@ export interface paths {
          * Associate a credential with a connector
          * @description Associates a credential with a connector (seed, endpoint 4). Before this call the connector is not fully created; afterwards it is visible in the admin interface.
          *
-         *     The seed says the call has no body and that callers do not use the answer. Deployed servers (`docs/deployed-servers.md`) require a JSON body with at least `access_type`, so the body is optional here and clients send one by default. They answer with a `StatusResponse` whose `data` is the new connector/credential pair id (`cc_pair_id`), the id the ingestion call needs; when the pair already exists the answer is 200 with `success: false`. For an unknown connector or credential some servers answer 500 rather than 404.
+         *     The seed says the call has no body and that callers do not use the answer; here the body is optional. Deployed servers do not have this path (an unknown route, 404): they serve the same step at `associateCredential` (`/manage/connector/...`, no `admin/` segment), with a required body whose `name` is required. Clients try that path first and come here on a route-not-found answer, sending `name` either way (`docs/deployed-servers.md`, "Routes").
          */
         put: operations["associateCredentialWithConnector"];
         post?: never;
@@ -300,7 +300,7 @@ export interface paths {
         };
         /**
          * The server's release
-         * @description The release of the server (deployed servers; not in the seed). Useful to tell which route variants and source values a server has (`docs/deployed-servers.md`, "Version and routes"). Needs no key.
+         * @description The release of the server (deployed servers; not in the seed). Useful to tell which route variants and source values a server has (`docs/deployed-servers.md`, "Routes"). Needs no key.
          */
         get: operations["getVersion"];
         put?: never;
@@ -829,7 +829,7 @@ export interface components {
         };
         /**
          * VersionResponse
-         * @description The server's release (deployed servers; `docs/deployed-servers.md`, "Version and routes").
+         * @description The server's release (deployed servers; `docs/deployed-servers.md`, "Routes").
          */
         VersionResponse: {
             /** @description Release label of the server, for example `v4.6.1`. */
@@ -923,7 +923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ObjectCreationIdResponse"];
                 };
             };
-            /** @description Deployed servers refuse a connector whose name and source equal an existing connector's (`docs/deployed-servers.md`, "Connector and credential"). The body is any `ErrorResponse` shape. */
+            /** @description Deployed servers refuse a connector whose name and source equal an existing connector's (`docs/deployed-servers.md`, "Connectors and credentials"). The body is any `ErrorResponse` shape. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,5 @@
 /**
- * Roles of API keys (docs/deployed-servers.md, "Roles"). Each operation of the spec names the
+ * Roles of API keys (docs/deployed-servers.md, "Authentication and roles"). Each operation of the spec names the
  * least role it needs, per server profile, in its `x-kis-role` extension.
  */
 
