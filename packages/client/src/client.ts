@@ -535,7 +535,7 @@ export function createKisClientWith(
         transport.fetch(Object.assign(request, { [CONTROL_KEY]: { ...opts } as CallControl })),
     });
 
-  const engine: IngestEngine = { log, maxRetries, timeoutMs, ingest: ingestRaw };
+  const engine: IngestEngine = { log, timeoutMs, ingest: ingestRaw };
   const deps: WorkflowDeps = { connectors, credentials, log, redactor, engine };
 
   return {

@@ -14,16 +14,9 @@ describe.each([
   ['node:http', createNodeClient],
   ['fetch', createFetchClient],
 ])('ingestMany (%s) against a faulty loopback server', (_sender, createKisClient) => {
-  /** A client that retries up to 10 times with short backoffs (the faults are frequent). */
-  const retryingClient = (baseUrl: string, options: { timeoutMs?: number } = {}) =>
-    createKisClient({
-      baseUrl,
-      apiKey: KEY,
-      logLevel: 'off',
-      maxRetries: 10,
-      backoff: { initialDelayMs: 2, maxDelayMs: 20 },
-      ...options,
-    });
+  /** A client with its defaults, as users get it (only the log is silenced). */
+  const defaultClient = (baseUrl: string, options: { timeoutMs?: number } = {}) =>
+    createKisClient({ baseUrl, apiKey: KEY, logLevel: 'off', ...options });
 
   it('503 10 %, 429 5 %, dropped connections 2 %: every document stored exactly once, summary = server state', async () => {
     const server = await startLoopback(
@@ -31,7 +24,7 @@ describe.each([
       KEY,
     );
     try {
-      const kis = retryingClient(server.url);
+      const kis = defaultClient(server.url);
       const N = 1500;
       // no ids: the client must fix them (the derived id) for retries to be upserts
       const docs = Array.from({ length: N }, (_, i) => ({
@@ -41,7 +34,7 @@ describe.each([
         metadata: { n: String(i) },
       }));
       const results: IngestResult[] = [];
-      const run = kis.ingestMany(docs, { concurrency: 8, ccPairId: 1 });
+      const run = kis.ingestMany(docs, { ccPairId: 1 });
       for await (const r of run) results.push(r);
       const s = await run.summary;
 
@@ -58,8 +51,6 @@ describe.each([
       expect(s.created).toBe(N - server.lostAfterStore.size);
       expect(server.lostAfterStore.size).toBeGreaterThan(0);
       expect(s.retried).toBeGreaterThan(N * 0.1);
-      const writes = [...server.docs.values()].map((d) => d.writes);
-      expect(Math.max(...writes)).toBeLessThanOrEqual(2 + 10);
       for (const d of server.docs.values()) expect(d.body.cc_pair_id).toBe(1);
     } finally {
       await server.close();
@@ -69,7 +60,8 @@ describe.each([
   it('answers cut off or stalled half-way are retried: stored once, summary = server state', async () => {
     const server = await startLoopback({ pCutBody: 0.05, pStallBody: 0.05, seed: 7 }, KEY);
     try {
-      const kis = retryingClient(server.url, { timeoutMs: 300 });
+      // stalled answers end by the per-attempt time-out: only it is shortened, to end the test soon
+      const kis = defaultClient(server.url, { timeoutMs: 300 });
       const N = 400;
       const docs = Array.from({ length: N }, (_, i) => ({
         id: `cut-${i}`,
@@ -78,7 +70,7 @@ describe.each([
         metadata: {},
       }));
       const results: IngestResult[] = [];
-      const run = kis.ingestMany(docs, { concurrency: 16 });
+      const run = kis.ingestMany(docs);
       for await (const r of run) results.push(r);
       const s = await run.summary;
       expect(s.failed).toBe(0);

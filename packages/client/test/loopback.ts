@@ -39,6 +39,10 @@ export interface Loopback {
   requests: number;
   /** Requests being handled now. */
   inFlight: number;
+  /** Stops listening and drops every connection: clients get "connection refused". */
+  goDown(): Promise<void>;
+  /** Listens again on the same port. */
+  comeBack(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -96,6 +100,8 @@ export async function startLoopback(faults: Faults = {}, apiKey?: string): Promi
     lostAfterStore: new Set(),
     requests: 0,
     inFlight: 0,
+    goDown: async () => undefined,
+    comeBack: async () => undefined,
     close: async () => undefined,
   };
   const send = sendJson;
@@ -167,10 +173,14 @@ export async function startLoopback(faults: Faults = {}, apiKey?: string): Promi
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   state.url = `http://127.0.0.1:${port}/api`;
-  state.close = () =>
-    new Promise((resolve) => {
+  const stop = () =>
+    new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
     });
+  state.goDown = stop;
+  state.comeBack = () =>
+    new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  state.close = () => (server.listening ? stop() : Promise.resolve());
   return state;
 }

@@ -94,7 +94,7 @@ describe('typed surface', () => {
     expectTypeOf(run).toMatchTypeOf<AsyncIterable<IngestResult>>();
     expectTypeOf(run.summary).resolves.toEqualTypeOf<IngestSummary>();
     expectTypeOf<IngestResult['status']>().toEqualTypeOf<
-      'created' | 'updated' | 'skipped' | 'failed' | 'aborted'
+      'created' | 'updated' | 'skipped' | 'failed' | 'aborted' | 'valid'
     >();
     expectTypeOf<FileJournal>().toMatchTypeOf<IngestJournal>();
   });

@@ -11,6 +11,7 @@ import type {
   IngestRun,
   IngestSummary,
 } from '../ingest.js';
+import { DEFAULT_MAX_CONCURRENCY } from './bulk/limits.js';
 
 type Workflows = typeof import('./workflows.js');
 
@@ -65,7 +66,11 @@ export function lazyIngestRun(
           skipped: 0,
           aborted: 0,
           inFlight: 0,
-          concurrency: options.concurrency ?? 8,
+          waiting: 0,
+          concurrency: options.concurrency ?? DEFAULT_MAX_CONCURRENCY,
+          ratePerSec: 0,
+          pausedSince: undefined,
+          pauseReason: undefined,
         }
       );
     },

@@ -1,0 +1,539 @@
+/**
+ * One bulk ingestion run (`kis.ingestMany`): pulls documents only as they can be sent, sends
+ * each under the run's adaptive concurrency limit, retries it until it is stored or its failure
+ * is final, pauses through outages, and yields one result per document (README, "Bulk
+ * ingestion").
+ */
+import { APIUserAbortError, KisError } from '../../errors.js';
+import type {
+  IngestEngine,
+  IngestInput,
+  IngestManyOptions,
+  IngestProgress,
+  IngestResult,
+  IngestRun,
+  IngestSummary,
+} from '../../ingest.js';
+import { contentHash } from '../../journal.js';
+import type { IngestionDocument } from '../../types.js';
+import { sleep } from '../backoff.js';
+import type { AbortRegistry, CallControl } from '../transport.js';
+import { ConcurrencyLimiter } from './limiter.js';
+import { DEFAULT_MAX_CONCURRENCY } from './limits.js';
+import { OutageGate } from './outage.js';
+import { type PreparedIngestion, prepareIngestion } from './prepare.js';
+import { BULK_DEFAULTS, classify, retryDelayMs } from './retry-policy.js';
+import { Slots } from './slots.js';
+import { puller } from './source.js';
+
+/** Thrown into the documents still waiting when an outage outlasts `maxOutageMs`. */
+export class OutageStop extends KisError {
+  static override readonly kind: string = 'OutageStop';
+}
+
+function isItem(
+  x: unknown,
+): x is { document: IngestionDocument; ccPairId?: number | null; ref?: string } {
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    'document' in x &&
+    typeof (x as { document: unknown }).document === 'object' &&
+    !('semantic_identifier' in x)
+  );
+}
+
+const errorOf = (err: unknown): KisError =>
+  KisError.isInstance(err)
+    ? err
+    : new KisError(String((err as Error)?.message ?? err), { cause: err });
+
+export class BulkRun implements IngestRun {
+  private mode: 'idle' | 'iterate' | 'drain' = 'idle';
+  private readonly controller = new AbortController();
+  private readonly aborts = new Set<() => void>();
+  private readonly registry: AbortRegistry = {
+    signal: this.controller.signal,
+    add: (abort) => this.aborts.add(abort),
+    delete: (abort) => this.aborts.delete(abort),
+  };
+  private readonly limiter: ConcurrencyLimiter | undefined;
+  private readonly fixedLimit: number;
+  private readonly slots: Slots;
+  private readonly gate: OutageGate;
+  private readonly counts = { created: 0, updated: 0, failed: 0, skipped: 0, aborted: 0, valid: 0 };
+  private retried = 0;
+  private active = 0;
+  private readonly maxActive: number;
+  private startedAt = 0;
+  private finished = false;
+  private failure: unknown;
+  private cancelled = false;
+  private stopped: IngestSummary['stopped'];
+  private readonly limits = { min: Number.POSITIVE_INFINITY, max: 0 };
+  private readonly queue: IngestResult[] = [];
+  private queueHead = 0;
+  private wakeProducer: (() => void) | undefined;
+  private wakeConsumer: (() => void) | undefined;
+  private resolveSummary!: (s: IngestSummary) => void;
+  private rejectSummary!: (e: unknown) => void;
+  private readonly summaryPromise: Promise<IngestSummary>;
+  private readonly retryForMs: number;
+  private readonly maxAttempts: number;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly engine: IngestEngine,
+    private readonly source: Iterable<IngestInput> | AsyncIterable<IngestInput>,
+    private readonly options: IngestManyOptions,
+  ) {
+    const max = options.concurrency ?? DEFAULT_MAX_CONCURRENCY;
+    const min = Math.min(options.minConcurrency ?? 1, max);
+    this.fixedLimit = max;
+    this.limiter = options.adaptive === false ? undefined : new ConcurrencyLimiter({ max, min });
+    this.slots = new Slots(() => this.limit());
+    // documents in progress (sending, or waiting to retry): bounded, so memory stays flat
+    this.maxActive = Math.max(256, max * 4);
+    this.retryForMs = options.retryForMs ?? BULK_DEFAULTS.retryForMs;
+    this.maxAttempts =
+      options.maxRetries === undefined ? Number.POSITIVE_INFINITY : options.maxRetries + 1;
+    this.timeoutMs = options.timeoutMs ?? engine.timeoutMs;
+    this.gate = new OutageGate({
+      maxOutageMs: options.maxOutageMs,
+      onChange: (paused, info) => {
+        this.engine.log.log(
+          paused ? 'warn' : 'info',
+          paused
+            ? `the server is not answering (${info.reason}); pausing and probing until it is back`
+            : `the server is back after ${Math.round((Date.now() - info.since) / 1000)} s; resuming`,
+        );
+        this.reportProgress();
+        this.wake();
+      },
+    });
+    this.summaryPromise = new Promise((resolve, reject) => {
+      this.resolveSummary = resolve;
+      this.rejectSummary = reject;
+    });
+    // an unobserved rejection must not crash the process; callers see it via done()/iteration
+    this.summaryPromise.catch(() => undefined);
+    const signal = options.signal;
+    if (signal) {
+      if (signal.aborted) this.cancel();
+      else signal.addEventListener('abort', () => this.cancel(), { once: true });
+    }
+  }
+
+  get summary(): Promise<IngestSummary> {
+    return this.done();
+  }
+
+  done(): Promise<IngestSummary> {
+    if (this.mode === 'idle') this.start('drain');
+    return this.summaryPromise;
+  }
+
+  progress(): IngestProgress {
+    const c = this.counts;
+    const acked = c.created + c.updated;
+    const elapsed = this.startedAt ? Date.now() - this.startedAt : 0;
+    return {
+      done: c.created + c.updated + c.failed + c.skipped + c.aborted + c.valid,
+      created: c.created,
+      updated: c.updated,
+      failed: c.failed,
+      skipped: c.skipped,
+      aborted: c.aborted,
+      inFlight: this.slots.inUse,
+      waiting: Math.max(0, this.active - this.slots.inUse),
+      concurrency: this.limit(),
+      ratePerSec: elapsed > 0 ? (acked * 1000) / elapsed : 0,
+      pausedSince: this.gate.pausedSince,
+      pauseReason: this.gate.paused ? this.gate.reason : undefined,
+    };
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<IngestResult> {
+    if (this.mode !== 'idle') {
+      throw new TypeError(
+        this.mode === 'drain'
+          ? 'ingestMany: iterate the run before calling done() or reading summary'
+          : 'ingestMany: a run can be iterated only once',
+      );
+    }
+    this.start('iterate');
+    return {
+      next: () => this.nextResult(),
+      return: async () => {
+        if (!this.finished) this.cancel();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  private limit(): number {
+    const limit = this.limiter ? this.limiter.limit : this.fixedLimit;
+    if (limit < this.limits.min) this.limits.min = limit;
+    if (limit > this.limits.max) this.limits.max = limit;
+    return limit;
+  }
+
+  private async nextResult(): Promise<IteratorResult<IngestResult>> {
+    for (;;) {
+      if (this.queueHead < this.queue.length) {
+        const value = this.queue[this.queueHead] as IngestResult;
+        this.queue[this.queueHead++] = undefined as unknown as IngestResult;
+        if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
+          this.queue.splice(0, this.queueHead);
+          this.queueHead = 0;
+        }
+        this.wake();
+        return { done: false, value };
+      }
+      if (this.finished) {
+        if (this.failure !== undefined) throw this.failure;
+        return { done: true, value: undefined };
+      }
+      await new Promise<void>((resolve) => {
+        this.wakeConsumer = resolve;
+      });
+    }
+  }
+
+  private cancel(reason?: KisError): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.controller.abort(reason);
+    for (const abort of this.aborts) abort();
+    this.aborts.clear();
+    this.wake();
+  }
+
+  private wake(): void {
+    const p = this.wakeProducer;
+    if (p) {
+      this.wakeProducer = undefined;
+      p();
+    }
+  }
+
+  private wakeConsumerNow(): void {
+    const c = this.wakeConsumer;
+    if (c) {
+      this.wakeConsumer = undefined;
+      c();
+    }
+  }
+
+  private start(mode: 'iterate' | 'drain'): void {
+    this.mode = mode;
+    this.startedAt = Date.now();
+    this.pump().then(
+      () => this.finish(undefined),
+      (err) => this.finish(err ?? new Error('ingestMany: the input source failed')),
+    );
+  }
+
+  private finish(err: unknown): void {
+    this.finished = true;
+    this.failure = err;
+    this.wakeConsumerNow();
+    if (err !== undefined) this.rejectSummary(err);
+    else this.resolveSummary(this.makeSummary());
+  }
+
+  private makeSummary(): IngestSummary {
+    const c = this.counts;
+    const elapsedMs = Date.now() - this.startedAt;
+    const acked = c.created + c.updated;
+    return {
+      total: c.created + c.updated + c.failed + c.skipped + c.aborted + c.valid,
+      created: c.created,
+      updated: c.updated,
+      failed: c.failed,
+      skipped: c.skipped,
+      aborted: c.aborted,
+      valid: c.valid,
+      retried: this.retried,
+      elapsedMs,
+      ratePerSec: elapsedMs > 0 ? (acked * 1000) / elapsedMs : acked,
+      cancelled: this.cancelled && this.stopped === undefined,
+      concurrency: {
+        final: this.limit(),
+        min: Number.isFinite(this.limits.min) ? this.limits.min : this.limit(),
+        max: this.limits.max,
+      },
+      pausedMs: this.gate.pausedMs(),
+      stopped: this.stopped,
+    };
+  }
+
+  /**
+   * Room for one more document: below the in-progress bound and, in a loop, the unread results'
+   * bound; then the document's first request slot is taken here (`tryAcquire` fails while
+   * retried documents wait for one), so the source is read only as requests can go out.
+   */
+  private takeRoom(): boolean {
+    return (
+      this.active < this.maxActive &&
+      !this.gate.paused &&
+      (this.mode === 'drain' || this.queue.length - this.queueHead < this.maxActive) &&
+      this.slots.tryAcquire()
+    );
+  }
+
+  private async pump(): Promise<void> {
+    const { pull, close } = puller(this.source);
+    let index = 0;
+    let sourceDone = false;
+    let sourceError: unknown;
+    try {
+      while (!this.cancelled) {
+        while (!this.cancelled && !this.takeRoom()) {
+          await new Promise<void>((resolve) => {
+            this.wakeProducer = resolve;
+          });
+        }
+        if (this.cancelled) break;
+        let next: IteratorResult<IngestInput>;
+        try {
+          const n = pull();
+          next = n instanceof Promise ? await n : n;
+        } catch (err) {
+          this.releaseSlot();
+          sourceError = err;
+          sourceDone = true;
+          break;
+        }
+        if (next.done) {
+          this.releaseSlot();
+          sourceDone = true;
+          break;
+        }
+        this.launch(next.value, index++);
+      }
+    } finally {
+      if (!sourceDone) close();
+    }
+    while (this.active > 0) {
+      await new Promise<void>((resolve) => {
+        this.wakeProducer = resolve;
+      });
+    }
+    if (sourceError !== undefined) throw sourceError;
+  }
+
+  /** Starts a document, holding the request slot the pump took for its first attempt. */
+  private launch(input: IngestInput, index: number): void {
+    this.active++;
+    const slot = { held: true };
+    this.process(input, index, slot)
+      .finally(() => {
+        if (slot.held) this.releaseSlot();
+      })
+      .then(
+        (result) => this.complete(result),
+        (err) =>
+          this.complete({
+            index,
+            ref: undefined,
+            documentId: null,
+            ccPairId: null,
+            status: 'failed',
+            attempts: 0,
+            error: errorOf(err),
+          }),
+      );
+  }
+
+  private complete(result: IngestResult): void {
+    this.active--;
+    this.counts[result.status]++;
+    if (this.mode === 'iterate') {
+      this.queue.push(result);
+      this.wakeConsumerNow();
+    }
+    try {
+      this.options.onResult?.(result);
+    } catch (err) {
+      this.engine.log.log('warn', `ingestMany: onResult threw: ${errorOf(err).message}`);
+    }
+    this.reportProgress();
+    this.wake();
+  }
+
+  private reportProgress(): void {
+    try {
+      this.options.onProgress?.(this.progress());
+    } catch (err) {
+      this.engine.log.log('warn', `ingestMany: onProgress threw: ${errorOf(err).message}`);
+    }
+  }
+
+  private async process(
+    input: IngestInput,
+    index: number,
+    slot: { held: boolean },
+  ): Promise<IngestResult> {
+    const item = isItem(input) ? input : undefined;
+    const document = (item ? item.document : input) as IngestionDocument;
+    const ref = item?.ref;
+    const rawPair = item && item.ccPairId !== undefined ? item.ccPairId : this.options.ccPairId;
+    const ccPairId = rawPair ?? null;
+    const base = { index, ref, ccPairId };
+    let prepared: PreparedIngestion;
+    try {
+      prepared = prepareIngestion(document, ccPairId, this.options.validate !== false, {
+        label: ref ?? `item ${index}`,
+        log: this.engine.log,
+      });
+    } catch (err) {
+      return { ...base, documentId: null, status: 'failed', attempts: 0, error: errorOf(err) };
+    }
+    const { body, documentId } = prepared;
+    const journal = this.options.journal;
+    let hash: string | undefined;
+    if (journal) {
+      hash = await contentHash(body);
+      if (await journal.has(documentId, hash)) {
+        return { ...base, documentId, status: 'skipped', attempts: 0 };
+      }
+    }
+    if (this.options.dryRun) return { ...base, documentId, status: 'valid', attempts: 0 };
+    const sent = await this.send(prepared, slot);
+    const result = { ...base, documentId: sent.documentId ?? documentId, attempts: sent.attempts };
+    if (sent.error) {
+      return { ...result, status: sent.aborted ? 'aborted' : 'failed', error: sent.error };
+    }
+    const status = sent.alreadyExisted ? 'updated' : 'created';
+    if (journal && hash !== undefined) {
+      // the acknowledgement is durable before the document counts as done
+      try {
+        await journal.record({
+          id: documentId,
+          hash,
+          status,
+          ccPairId,
+          at: new Date().toISOString(),
+        });
+      } catch (err) {
+        const error = new KisError(
+          `The server stored document ${result.documentId} (${status}) but the journal could not record it: ${errorOf(err).message}. A re-run will send it again (an upsert).`,
+          { cause: err },
+        );
+        return { ...result, status: 'failed', error };
+      }
+    }
+    return { ...result, status };
+  }
+
+  /** Sends one document until it is stored, its failure is final, or the run stops. */
+  private async send(
+    prepared: PreparedIngestion,
+    slot: { held: boolean },
+  ): Promise<{
+    attempts: number;
+    documentId?: string;
+    alreadyExisted?: boolean;
+    error?: KisError;
+    aborted?: boolean;
+  }> {
+    const control: CallControl = {
+      registry: this.registry,
+      maxRetries: 0,
+      timeoutMs: this.timeoutMs,
+    };
+    const firstAt = Date.now();
+    const pausedAtFirst = this.gate.pausedMs();
+    let attempts = 0;
+    for (;;) {
+      if (this.cancelled) return { attempts, error: this.stopError(), aborted: true };
+      if (!slot.held) {
+        try {
+          await this.gate.admit(this.registry);
+        } catch {
+          return { attempts, error: this.stopError(), aborted: true };
+        }
+        await this.slots.acquire(this.registry);
+        if (this.cancelled) return { attempts, error: this.stopError(), aborted: true };
+        slot.held = true;
+      }
+      attempts++;
+      const sentAt = performance.now();
+      let outcome: ReturnType<typeof classify>;
+      try {
+        const answer = await this.engine.ingest(prepared.body, control);
+        this.limiter?.success(performance.now() - sentAt);
+        this.gate.success();
+        slot.held = false;
+        this.releaseSlot();
+        return {
+          attempts,
+          documentId: answer.document_id || prepared.documentId,
+          alreadyExisted: answer.already_existed,
+        };
+      } catch (err) {
+        outcome = classify(err);
+        if (outcome.kind === 'retry' && outcome.load) this.limiter?.refused();
+        slot.held = false;
+        this.releaseSlot();
+      }
+      if (outcome.kind === 'aborted') {
+        return {
+          attempts,
+          error: this.cancelled ? this.stopError() : outcome.error,
+          aborted: true,
+        };
+      }
+      if (outcome.kind === 'final') {
+        this.gate.success(); // the server answered: it is up
+        return { attempts, error: outcome.error };
+      }
+      this.gate.failure(outcome.error.message);
+      if (this.gate.exhausted()) this.stopForOutage();
+      const delay = retryDelayMs(attempts, outcome.serverDelayMs, BULK_DEFAULTS);
+      const spent = Date.now() - firstAt - (this.gate.pausedMs() - pausedAtFirst);
+      if (attempts >= this.maxAttempts || spent + delay > this.retryForMs) {
+        const budget =
+          attempts >= this.maxAttempts
+            ? `${attempts} attempts`
+            : `${attempts} attempts over ${Math.round(spent / 1000)} s (retry budget ${Math.round(this.retryForMs / 1000)} s)`;
+        return {
+          attempts,
+          error: new KisError(`${outcome.error.message} Gave up after ${budget}.`, {
+            status: outcome.error.status,
+            code: outcome.error.code,
+            cause: outcome.error,
+          }),
+        };
+      }
+      this.retried++;
+      try {
+        await sleep(delay, this.registry.signal, this.registry);
+      } catch {
+        return { attempts, error: this.stopError(), aborted: true };
+      }
+    }
+  }
+
+  /** Frees a request slot: a document waiting for one, else the source, may send. */
+  private releaseSlot(): void {
+    this.slots.release();
+    this.wake();
+  }
+
+  private stopForOutage(): void {
+    if (this.stopped) return;
+    const minutes = Math.round(this.gate.maxOutageMs / 6000) / 10;
+    const message = `Stopped: the server has not answered successfully for more than ${minutes} min (last error: ${this.gate.reason}). Documents not yet stored were not sent; re-run with the same journal to resume.`;
+    this.stopped = { reason: 'outage', message };
+    this.engine.log.log('error', message);
+    this.cancel(new OutageStop(message));
+  }
+
+  private stopError(): KisError {
+    const reason = this.controller.signal.reason;
+    if (KisError.isInstance(reason)) return reason;
+    return new APIUserAbortError('ingestMany was cancelled before this document was stored.');
+  }
+}

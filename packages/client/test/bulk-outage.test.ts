@@ -1,0 +1,123 @@
+// Bulk runs with the client's defaults through what servers do to them: an outage in mid-run,
+// an outage longer than the limit, answers that are final, a spent retry budget, a dry run.
+import { describe, expect, it } from 'vitest';
+import { createKisClient, type IngestionDocument, type IngestProgress } from '../src/index.node.js';
+import { startLoopback } from './loopback.js';
+
+const KEY = 'bulk-outage-key-41d9';
+const docs = (n: number, prefix = 'doc') =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}-${i}`,
+    semantic_identifier: `Doc ${i}`,
+    sections: [{ text: `text ${i}` }],
+    metadata: {},
+  }));
+
+describe('ingestMany through outages', () => {
+  it('pauses while the server is down and resumes by itself when it is back: nothing lost', async () => {
+    const server = await startLoopback({ delayMs: 2 }, KEY);
+    try {
+      const kis = createKisClient({ baseUrl: server.url, apiKey: KEY, logLevel: 'off' });
+      const seen: IngestProgress[] = [];
+      let downAt = 0;
+      let backAt = 0;
+      let firstAckAfterBack = 0;
+      const run = kis.ingestMany(docs(600), {
+        onProgress: (p) => {
+          seen.push(p);
+          if (backAt && !firstAckAfterBack && p.created > 0) firstAckAfterBack = Date.now();
+        },
+        onResult: (r) => {
+          if (r.status === 'created' && r.index === 150 && !downAt) {
+            downAt = Date.now();
+            void server.goDown().then(() =>
+              setTimeout(() => {
+                backAt = Date.now();
+                void server.comeBack();
+              }, 8_000),
+            );
+          }
+        },
+      });
+      const s = await run.done();
+      expect(s.failed).toBe(0);
+      expect(s.created).toBe(600);
+      expect(server.docs.size).toBe(600);
+      expect(s.stopped).toBeUndefined();
+      expect(seen.some((p) => p.pausedSince !== undefined)).toBe(true);
+      expect(s.pausedMs).toBeGreaterThan(1_000);
+      // the return is noticed within seconds
+      const firstAck = seen.find((p, i) => i > 0 && p.pausedSince === undefined && backAt > 0);
+      expect(firstAck).toBeDefined();
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('stops after the outage limit with no document failed, and says why', async () => {
+    const server = await startLoopback({ delayMs: 1 }, KEY);
+    const kis = createKisClient({ baseUrl: server.url, apiKey: KEY, logLevel: 'off' });
+    await server.goDown();
+    const s = await kis.ingestMany(docs(50), { maxOutageMs: 1_000 }).done();
+    expect(s.failed).toBe(0);
+    expect(s.created).toBe(0);
+    expect(s.aborted).toBe(50);
+    expect(s.stopped?.reason).toBe('outage');
+    expect(s.stopped?.message).toMatch(/has not answered successfully/);
+    await server.close();
+  }, 30_000);
+});
+
+describe('ingestMany failures', () => {
+  it('a 4xx other than 408, 409, 429 is final at once; a spent budget is final with the reason', async () => {
+    const server = await startLoopback({}, KEY);
+    try {
+      const kis = createKisClient({
+        baseUrl: server.url,
+        apiKey: 'wrong-key-000000',
+        logLevel: 'off',
+      });
+      const s = await kis.ingestMany(docs(5)).done();
+      expect(s.failed).toBe(5);
+      expect(s.retried).toBe(0);
+      expect(server.requests).toBe(5);
+    } finally {
+      await server.close();
+    }
+    const busy = await startLoopback({ p503: 1 }, KEY);
+    try {
+      const kis = createKisClient({ baseUrl: busy.url, apiKey: KEY, logLevel: 'off' });
+      const results = [];
+      for await (const r of kis.ingestMany(docs(3), { retryForMs: 1_500 })) results.push(r);
+      expect(results.map((r) => r.status)).toEqual(['failed', 'failed', 'failed']);
+      expect(results[0]?.error?.message).toMatch(/Gave up after \d+ attempts over \d+ s/);
+      expect(results[0]?.attempts).toBeGreaterThan(1);
+    } finally {
+      await busy.close();
+    }
+  }, 30_000);
+
+  it('a dry run validates each document and gives its id, sending nothing', async () => {
+    const server = await startLoopback({}, KEY);
+    try {
+      const kis = createKisClient({ baseUrl: server.url, apiKey: KEY, logLevel: 'off' });
+      const malformed = { semantic_identifier: 'Bad', sections: 'not a list', metadata: {} };
+      const input: IngestionDocument[] = [
+        ...docs(2),
+        { semantic_identifier: 'No id / here', sections: [{ text: 'x' }], metadata: {} },
+        malformed as unknown as IngestionDocument, // what an untyped JSONL line can hold
+      ];
+      const results = [];
+      for await (const r of kis.ingestMany(input, { dryRun: true })) results.push(r);
+      expect(results.map((r) => [r.status, r.documentId])).toEqual([
+        ['valid', 'doc-0'],
+        ['valid', 'doc-1'],
+        ['valid', 'ingestion_api_No_id_%2F_here'],
+        ['failed', null],
+      ]);
+      expect(server.requests).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
