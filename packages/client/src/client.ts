@@ -535,7 +535,12 @@ export function createKisClientWith(
         transport.fetch(Object.assign(request, { [CONTROL_KEY]: { ...opts } as CallControl })),
     });
 
-  const engine: IngestEngine = { log, timeoutMs, ingest: ingestRaw };
+  const engine: IngestEngine = {
+    log,
+    timeoutMs,
+    ingest: ingestRaw,
+    uploadImage: async (file, opts) => (await files.uploadImage(file, opts)).fileId,
+  };
   const deps: WorkflowDeps = { connectors, credentials, log, redactor, engine };
 
   return {

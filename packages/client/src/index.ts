@@ -49,9 +49,10 @@ export type {
   IngestRun,
   IngestStatus,
   IngestSummary,
+  IngestTools,
 } from './ingest.js';
 export type { BackoffOptions } from './internal/backoff.js';
 export type { RequestOptions, RetryEvent } from './internal/transport.js';
-export type { IngestJournal, JournalEntry } from './journal.js';
+export type { IngestJournal, JournalEntry, UploadEntry } from './journal.js';
 export type { Logger, LogLevel } from './logging.js';
 export type * from './types.js';

@@ -18,6 +18,7 @@
  *   requests in flight are aborted and reported with status `aborted`.
  */
 
+import type { UploadFile } from './client.js';
 import type { KisError } from './errors.js';
 import { BulkRun } from './internal/bulk/run.js';
 import type { CallControl, RequestOptions } from './internal/transport.js';
@@ -31,11 +32,30 @@ export { type PreparedIngestion, prepareIngestion } from './internal/bulk/prepar
 export type IngestInput = IngestionDocument | IngestItem;
 
 export interface IngestItem {
-  document: IngestionDocument;
+  /** The document; or give `load` to build it when the run is ready to send it. */
+  document?: IngestionDocument | undefined;
+  /**
+   * Builds the document when the run has room for it (reading and extracting a file, uploading
+   * its images): at most as many loads run as requests may be in flight. A load that throws
+   * fails this document alone, with its message.
+   */
+  load?: ((tools: IngestTools) => IngestionDocument | Promise<IngestionDocument>) | undefined;
   /** Overrides the run's `ccPairId` for this document. */
   ccPairId?: number | null | undefined;
   /** Opaque caller label carried into the result, e.g. `docs/a.md` or `export.jsonl:17`. */
   ref?: string | undefined;
+}
+
+/** What a `load` gets from the run. */
+export interface IngestTools {
+  /**
+   * The `file_id` of an image for an image section: uploaded once per distinct content (the
+   * journal remembers it for resumed runs). In a dry run nothing is uploaded and a placeholder
+   * id comes back.
+   */
+  imageFileId(file: UploadFile): Promise<string>;
+  /** Aborts when the run is cancelled or stops. */
+  signal: AbortSignal;
 }
 
 export interface IngestManyOptions {
@@ -140,8 +160,12 @@ export interface IngestSummary {
   concurrency: { final: number; min: number; max: number };
   /** Time spent paused through outages. */
   pausedMs: number;
-  /** Set when the run stopped by itself: an outage outlasted `maxOutageMs`. */
-  stopped: { reason: 'outage'; message: string } | undefined;
+  /**
+   * Set when the run stopped by itself: an outage outlasted `maxOutageMs` (`outage`), or the
+   * server refused what no document can get past: the key, its role, or a base URL that is not
+   * the API (`refused`).
+   */
+  stopped: { reason: 'outage' | 'refused'; message: string } | undefined;
 }
 
 /**
@@ -173,6 +197,8 @@ export interface IngestEngine {
   timeoutMs: number;
   /** One attempt (the engine retries): the transport is told `maxRetries: 0`. */
   ingest(body: IngestionRequest, control: CallControl): Promise<IngestionResult>;
+  /** Uploads one image for `IngestTools.imageFileId`; resolves with its file id. */
+  uploadImage(file: UploadFile, options: RequestOptions): Promise<string>;
 }
 
 /** @internal used by the client */

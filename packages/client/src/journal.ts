@@ -19,6 +19,14 @@ export interface JournalEntry {
   at: string;
 }
 
+/** One image uploaded for a run's documents: its content's SHA-256 and the server's file id. */
+export interface UploadEntry {
+  sha256: string;
+  fileId: string;
+  /** File name at upload, for people reading the journal. */
+  name: string;
+}
+
 /** Storage of acknowledgements; implement it to keep the journal elsewhere (a DB, KV store...). */
 export interface IngestJournal {
   /** True when `id` was acknowledged with exactly this content hash. */
@@ -28,6 +36,14 @@ export interface IngestJournal {
    * returns (or its promise resolves), so a crash can never lose an acknowledged document.
    */
   record(entry: JournalEntry): void | Promise<void>;
+  /**
+   * Optional: the file id an image with this content was uploaded as. With it (and
+   * `recordUpload`), a resumed run reuses uploads instead of uploading again, so its documents'
+   * bodies (and content hashes) match the first run's.
+   */
+  uploadOf?(sha256: string): string | undefined | Promise<string | undefined>;
+  /** Optional: store an upload durably (see `uploadOf`). */
+  recordUpload?(entry: UploadEntry): void | Promise<void>;
 }
 
 /**
@@ -61,10 +77,14 @@ const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padSt
  * with Web Crypto (browsers and Node alike).
  */
 export async function contentHash(requestBody: unknown): Promise<string> {
+  return sha256Hex(new TextEncoder().encode(canonicalJson(requestBody)));
+}
+
+/** SHA-256 (hex) of bytes, with Web Crypto (browsers and Node alike). */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const subtle = globalThis.crypto?.subtle;
-  if (!subtle) throw new Error('contentHash needs Web Crypto (globalThis.crypto.subtle)');
-  const bytes = new TextEncoder().encode(canonicalJson(requestBody));
-  const digest = new Uint8Array(await subtle.digest('SHA-256', bytes));
+  if (!subtle) throw new Error('hashing needs Web Crypto (globalThis.crypto.subtle)');
+  const digest = new Uint8Array(await subtle.digest('SHA-256', bytes as BufferSource));
   let out = '';
   for (const b of digest) out += HEX[b];
   return out;

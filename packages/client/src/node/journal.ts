@@ -2,8 +2,9 @@
  * The JSONL file journal for `ingestMany` (Node only).
  *
  * Format: a header line `{"kis":"ingest-journal","v":1}`, then one line per acknowledged document:
- * `{"id":"…","hash":"…","status":"created","ccPairId":3,"at":"2024-…Z"}`. Append-only; the last
- * line for an id wins. Each acknowledgement is appended with one `write` to a file opened with
+ * `{"id":"…","hash":"…","status":"created","ccPairId":3,"at":"2024-…Z"}`, and one per image
+ * uploaded for a document: `{"upload":"<sha256>","fileId":"…","name":"a.png"}`. Append-only; the
+ * last line for an id wins. Each acknowledgement is appended with one `write` to a file opened with
  * O_APPEND before the document counts as done, so a process killed at any moment (SIGKILL)
  * keeps every acknowledgement it counted; `fsync: true` also survives power loss. A torn last
  * line (power loss mid-write) is dropped on open. The journal holds no secret.
@@ -17,7 +18,7 @@ import {
   readFileSync,
   writeSync,
 } from 'node:fs';
-import type { IngestJournal, JournalEntry } from '../journal.js';
+import type { IngestJournal, JournalEntry, UploadEntry } from '../journal.js';
 
 const HEADER = { kis: 'ingest-journal', v: 1 } as const;
 
@@ -30,6 +31,7 @@ export class FileJournal implements IngestJournal {
   readonly path: string;
   private fd: number | undefined;
   private readonly acked = new Map<string, string>();
+  private readonly uploads = new Map<string, string>();
   private readonly fsync: boolean;
   /** Lines dropped on open because the last one was torn. */
   readonly repaired: boolean;
@@ -84,7 +86,7 @@ export class FileJournal implements IngestJournal {
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i] as string;
       if (line === '') continue;
-      let entry: Partial<JournalEntry>;
+      let entry: Partial<JournalEntry> & { upload?: unknown; fileId?: unknown };
       try {
         entry = JSON.parse(line) as Partial<JournalEntry>;
       } catch {
@@ -94,6 +96,8 @@ export class FileJournal implements IngestJournal {
       }
       if (typeof entry.id === 'string' && typeof entry.hash === 'string')
         this.acked.set(entry.id, entry.hash);
+      else if (typeof entry.upload === 'string' && typeof entry.fileId === 'string')
+        this.uploads.set(entry.upload, entry.fileId);
     }
     if (torn) ftruncateSync(fd, Buffer.byteLength(complete, 'utf8'));
     return torn;
@@ -131,6 +135,17 @@ export class FileJournal implements IngestJournal {
     });
     this.append(this.fd, `${line}\n`);
     this.acked.set(entry.id, entry.hash);
+  }
+
+  uploadOf(sha256: string): string | undefined {
+    return this.uploads.get(sha256);
+  }
+
+  recordUpload(entry: UploadEntry): void {
+    if (this.fd === undefined) throw new Error(`journal ${this.path} is closed`);
+    const line = JSON.stringify({ upload: entry.sha256, fileId: entry.fileId, name: entry.name });
+    this.append(this.fd, `${line}\n`);
+    this.uploads.set(entry.sha256, entry.fileId);
   }
 
   close(): void {

@@ -8,6 +8,7 @@ import { APIUserAbortError, KisError } from '../../errors.js';
 import type {
   IngestEngine,
   IngestInput,
+  IngestItem,
   IngestManyOptions,
   IngestProgress,
   IngestResult,
@@ -22,24 +23,23 @@ import { ConcurrencyLimiter } from './limiter.js';
 import { DEFAULT_MAX_CONCURRENCY } from './limits.js';
 import { OutageGate } from './outage.js';
 import { type PreparedIngestion, prepareIngestion } from './prepare.js';
+import { runStopping } from './refusals.js';
 import { BULK_DEFAULTS, classify, retryDelayMs } from './retry-policy.js';
 import { Slots } from './slots.js';
 import { puller } from './source.js';
+import { RunUploads } from './uploads.js';
 
-/** Thrown into the documents still waiting when an outage outlasts `maxOutageMs`. */
-export class OutageStop extends KisError {
-  static override readonly kind: string = 'OutageStop';
+/** The error of documents not stored because the run stopped by itself (`summary.stopped`). */
+export class RunStopped extends KisError {
+  static override readonly kind: string = 'RunStopped';
 }
 
-function isItem(
-  x: unknown,
-): x is { document: IngestionDocument; ccPairId?: number | null; ref?: string } {
+/** An `IngestItem` (a document with options, or a loader), as opposed to a bare document. */
+function isItem(x: unknown): x is IngestItem {
+  if (typeof x !== 'object' || x === null || 'semantic_identifier' in x) return false;
   return (
-    typeof x === 'object' &&
-    x !== null &&
-    'document' in x &&
-    typeof (x as { document: unknown }).document === 'object' &&
-    !('semantic_identifier' in x)
+    ('document' in x && typeof (x as { document: unknown }).document === 'object') ||
+    ('load' in x && typeof (x as { load: unknown }).load === 'function')
   );
 }
 
@@ -81,6 +81,7 @@ export class BulkRun implements IngestRun {
   private readonly retryForMs: number;
   private readonly maxAttempts: number;
   private readonly timeoutMs: number;
+  private readonly uploads: RunUploads;
 
   constructor(
     private readonly engine: IngestEngine,
@@ -98,6 +99,11 @@ export class BulkRun implements IngestRun {
     this.maxAttempts =
       options.maxRetries === undefined ? Number.POSITIVE_INFINITY : options.maxRetries + 1;
     this.timeoutMs = options.timeoutMs ?? engine.timeoutMs;
+    this.uploads = new RunUploads(
+      (file) => engine.uploadImage(file, { signal: this.controller.signal }),
+      options.journal,
+      options.dryRun === true,
+    );
     this.gate = new OutageGate({
       maxOutageMs: options.maxOutageMs,
       onChange: (paused, info) => {
@@ -376,13 +382,14 @@ export class BulkRun implements IngestRun {
     slot: { held: boolean },
   ): Promise<IngestResult> {
     const item = isItem(input) ? input : undefined;
-    const document = (item ? item.document : input) as IngestionDocument;
     const ref = item?.ref;
     const rawPair = item && item.ccPairId !== undefined ? item.ccPairId : this.options.ccPairId;
     const ccPairId = rawPair ?? null;
     const base = { index, ref, ccPairId };
+    let document: IngestionDocument;
     let prepared: PreparedIngestion;
     try {
+      document = (item ? await this.load(item) : input) as IngestionDocument;
       prepared = prepareIngestion(document, ccPairId, this.options.validate !== false, {
         label: ref ?? `item ${index}`,
         log: this.engine.log,
@@ -425,6 +432,15 @@ export class BulkRun implements IngestRun {
       }
     }
     return { ...result, status };
+  }
+
+  /** The item's document, built by its loader when it has one. */
+  private async load(item: IngestItem): Promise<IngestionDocument> {
+    if (item.load === undefined) return item.document as IngestionDocument;
+    return item.load({
+      imageFileId: (file) => this.uploads.fileId(file),
+      signal: this.controller.signal,
+    });
   }
 
   /** Sends one document until it is stored, its failure is final, or the run stops. */
@@ -487,6 +503,8 @@ export class BulkRun implements IngestRun {
       }
       if (outcome.kind === 'final') {
         this.gate.success(); // the server answered: it is up
+        const stop = runStopping(outcome.error);
+        if (stop !== undefined) this.stopRun('refused', stop);
         return { attempts, error: outcome.error };
       }
       this.gate.failure(outcome.error.message);
@@ -523,12 +541,18 @@ export class BulkRun implements IngestRun {
   }
 
   private stopForOutage(): void {
-    if (this.stopped) return;
     const minutes = Math.round(this.gate.maxOutageMs / 6000) / 10;
-    const message = `Stopped: the server has not answered successfully for more than ${minutes} min (last error: ${this.gate.reason}). Documents not yet stored were not sent; re-run with the same journal to resume.`;
-    this.stopped = { reason: 'outage', message };
+    this.stopRun(
+      'outage',
+      `Stopped: the server has not answered successfully for more than ${minutes} min (last error: ${this.gate.reason}). Documents not yet stored were not sent; re-run with the same journal to resume.`,
+    );
+  }
+
+  private stopRun(reason: 'outage' | 'refused', message: string): void {
+    if (this.stopped) return;
+    this.stopped = { reason, message };
     this.engine.log.log('error', message);
-    this.cancel(new OutageStop(message));
+    this.cancel(new RunStopped(message));
   }
 
   private stopError(): KisError {

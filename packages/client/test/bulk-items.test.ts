@@ -1,0 +1,106 @@
+// Items built by the run (`load`): extraction and image uploads inside the run's limit, uploads
+// once per content and remembered in the journal; and runs that stop on a refused key.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { IngestItem } from '../src/index.js';
+import { openJournal } from '../src/node/index.js';
+import { client, json, mockFetch } from './helpers.js';
+
+const png = (n: number) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, n]);
+
+/** A server that stores uploads and documents; answers uploads on the deployed path. */
+function server() {
+  let uploads = 0;
+  const stored = new Map<string, unknown>();
+  const { fetch, calls } = mockFetch((call) => {
+    if (call.url.endsWith('/file/upload')) {
+      uploads++;
+      const part = (call.rawBody as FormData).get('files') as File;
+      return json({
+        user_files: [{ id: `u${uploads}`, name: part.name, file_id: `file-${uploads}` }],
+        rejected_files: [],
+      });
+    }
+    const body = call.body as { document: { id: string } };
+    const existed = stored.has(body.document.id);
+    stored.set(body.document.id, body);
+    return json({ document_id: body.document.id, already_existed: existed });
+  });
+  return { fetch, calls, stored, uploadCount: () => uploads };
+}
+
+const items = (): IngestItem[] =>
+  [1, 2, 1, 3].map((n, i) => ({
+    ref: `img-${i}.png`,
+    load: async (tools) => ({
+      id: `img-${i}`,
+      semantic_identifier: `Image ${i}`,
+      sections: [
+        { image_file_id: await tools.imageFileId({ data: png(n), fileName: `img-${i}.png` }) },
+      ],
+      metadata: {},
+    }),
+  }));
+
+describe('items built by the run', () => {
+  it('uploads each image content once and remembers it in the journal for a resumed run', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'kis-items-')), 'journal.jsonl');
+    const s1 = server();
+    const j1 = openJournal(path);
+    const first = await client(s1.fetch).ingestMany(items(), { journal: j1 }).done();
+    j1.close();
+    expect(first.created).toBe(4);
+    expect(s1.uploadCount()).toBe(3); // images 1, 2, 3: the second 1 reuses the first upload
+
+    // a re-run with the same journal: nothing uploaded again, every document skipped
+    const s2 = server();
+    const j2 = openJournal(path);
+    const second = await client(s2.fetch).ingestMany(items(), { journal: j2 }).done();
+    j2.close();
+    expect(second.skipped).toBe(4);
+    expect(s2.uploadCount()).toBe(0);
+    expect(s2.calls).toHaveLength(0);
+  });
+
+  it('a load that throws fails that document alone; a dry run uploads nothing', async () => {
+    const s = server();
+    const input: IngestItem[] = [
+      ...items(),
+      {
+        ref: 'broken.pdf',
+        load: () => {
+          throw new Error('broken.pdf: not a PDF');
+        },
+      },
+    ];
+    const results = [];
+    for await (const r of client(s.fetch).ingestMany(input, { dryRun: true })) results.push(r);
+    expect(results.filter((r) => r.status === 'valid')).toHaveLength(4);
+    const failed = results.find((r) => r.status === 'failed');
+    expect(failed?.ref).toBe('broken.pdf');
+    expect(failed?.error?.message).toBe('broken.pdf: not a PDF');
+    expect(s.calls).toHaveLength(0);
+  });
+});
+
+describe('runs that cannot go on', () => {
+  it.each([
+    [401, { detail: 'bad key' }],
+    [403, { detail: 'Access denied. User is not authenticated.' }],
+    [404, { detail: 'Not Found' }],
+  ])('stop at the first %i %j instead of failing every document', async (status, body) => {
+    const { fetch, calls } = mockFetch(() => json(body, status));
+    const docs = Array.from({ length: 500 }, (_, i) => ({
+      id: `d${i}`,
+      semantic_identifier: `D${i}`,
+      sections: [{ text: 'x' }],
+      metadata: {},
+    }));
+    const s = await client(fetch).ingestMany(docs, { concurrency: 4 }).done();
+    expect(s.stopped?.reason).toBe('refused');
+    expect(calls.length).toBeLessThanOrEqual(8);
+    expect(s.total).toBeLessThan(500);
+  });
+});
