@@ -42,7 +42,7 @@ function prepare(node, inLiteral = false) {
       out[key] = prepare(value, true);
       continue;
     }
-    if (ANNOTATIONS.has(key)) continue;
+    if (ANNOTATIONS.has(key) || key.startsWith('x-')) continue; // x-kis-* extensions do not validate
     if (key === '$ref' && typeof value === 'string') {
       out.$ref = value.replace(/^#\/components\/schemas\//, '#/$defs/');
     } else if (key === 'properties' || key === '$defs' || key === 'patternProperties') {

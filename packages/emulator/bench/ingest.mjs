@@ -4,7 +4,8 @@
 // durable file database (WAL). Prints requests per second, p50/p99 latency and the server's RSS
 // sampled along the way, and writes them to bench/results/emulator.json at the repository root.
 //
-//   pnpm --filter @kis/emulator bench [-- --documents 100000 --concurrency 16 --latency-ms 0]
+//   pnpm --filter @kis/emulator bench [-- --documents 100000 --concurrency 16 --latency-ms 0
+//     --profile seed|deployed]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     warmup: { type: 'string', default: '2000' },
     'latency-ms': { type: 'string', default: '0' },
+    profile: { type: 'string', default: 'seed' },
     samples: { type: 'string', default: '10' },
     output: { type: 'string', default: join(repoRoot, 'bench', 'results', 'emulator.json') },
   },
@@ -57,6 +59,8 @@ function startServer() {
       dbPath,
       '--latency-ms',
       String(LATENCY_MS),
+      '--profile',
+      values.profile,
       '--json',
     ],
     {
@@ -245,6 +249,7 @@ async function main() {
         warmup_documents: WARMUP,
         concurrency: CONCURRENCY,
         latency_ms: LATENCY_MS,
+        profile: values.profile,
         transport: 'HTTP/1.1 keep-alive on 127.0.0.1, server in a child process',
         storage:
           'SQLite file, journal_mode=WAL, synchronous=NORMAL, each answer sent after its commit (group commit)',

@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
+import type { Profile } from '@kis/spec/rules';
 import { createApp } from './internal/app.js';
 import { checkKeyFormat, generateKey, KeyRing } from './internal/auth.js';
 import { Indexer, type IndexerControl, type IndexerOptions } from './internal/indexer.js';
+import { parseProfile, profileSpec } from './internal/profile.js';
 import { credentialSummary, type StateViewOptions, stateView } from './internal/state-view.js';
 import {
   type ConnectorRecord,
@@ -14,6 +16,7 @@ import {
   type UserFileRecord,
 } from './internal/store.js';
 import { loadSpec, SpecValidators } from './internal/validation.js';
+import { packageVersion } from './version.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -26,8 +29,15 @@ export interface EmulatorOptions {
   dbPath?: string;
   /** The admin API key. Default: a random development key per start. */
   adminKey?: string;
-  /** Non-admin API keys (rejected with 403 on `/manage/admin/*`). */
+  /** Keys of role `basic`: enough for the calls whose `x-kis-role` is `basic` in the profile. */
   userKeys?: readonly string[];
+  /** Keys of role `curator`: every call but the admin-only ones. */
+  curatorKeys?: readonly string[];
+  /**
+   * The server the emulator plays: `seed` (the default: the seed contract) or `deployed` (the
+   * servers people run: their routes, roles, error bodies and lax validation).
+   */
+  profile?: Profile;
   /** Largest accepted request body, in bytes (413 above). Default 10 MiB. */
   maxBodyBytes?: number;
   /** Added service time per ingestion request, in milliseconds. Default 0. */
@@ -82,6 +92,11 @@ export interface Emulator {
   /** The admin API key (given, or generated at start). */
   readonly adminKey: string;
   readonly userKeys: readonly string[];
+  readonly curatorKeys: readonly string[];
+  /** The server profile it plays. */
+  readonly profile: Profile;
+  /** What `GET /version` answers as `backend_version`. */
+  readonly version: string;
   readonly state: EmulatorState;
   readonly indexer: IndexerControl;
   /** Stops listening, stops the worker and closes the database. Idempotent. */
@@ -100,6 +115,7 @@ function checkOptions(options: EmulatorOptions): void {
     throw new RangeError(`latencyMs must be a number >= 0 (got ${latencyMs})`);
   }
   if (options.adminKey !== undefined) checkKeyFormat(options.adminKey, 'adminKey');
+  parseProfile(options.profile, 'profile');
 }
 
 /** Starts the emulator; resolves once it accepts connections. */
@@ -109,9 +125,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const dbPath = options.dbPath ?? ':memory:';
   const adminKey = options.adminKey ?? generateKey('admin');
   const userKeys = [...(options.userKeys ?? [])];
+  const curatorKeys = [...(options.curatorKeys ?? [])];
+  const profile = parseProfile(options.profile, 'profile');
+  const version = `kis-emulator ${packageVersion()} (${profile})`;
   const now = options.now ?? (() => new Date());
-  const keys = new KeyRing({ adminKey, userKeys });
-  const validators = new SpecValidators(loadSpec(options.specPath));
+  const keys = new KeyRing({ adminKey, userKeys, curatorKeys });
+  const validators = new SpecValidators(profileSpec(loadSpec(options.specPath), profile), {
+    missingInput: profile === 'deployed',
+  });
   const store = new Store({ path: dbPath, now });
   let indexer: Indexer;
   try {
@@ -120,18 +141,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     store.close();
     throw error;
   }
-  const app = createApp({
-    store,
-    indexer,
-    validators,
-    keys,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    latencyMs: options.latencyMs ?? 0,
-    corsOrigin: options.corsOrigin,
-    now,
-    logRequest: options.logRequest,
-    logError: options.logError ?? ((error) => console.error('kis-emulator: internal error', error)),
-  });
+  let app: ReturnType<typeof createApp>;
+  try {
+    app = createApp({
+      store,
+      indexer,
+      validators,
+      keys,
+      profile,
+      version,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      latencyMs: options.latencyMs ?? 0,
+      corsOrigin: options.corsOrigin,
+      now,
+      logRequest: options.logRequest,
+      logError:
+        options.logError ?? ((error) => console.error('kis-emulator: internal error', error)),
+    });
+  } catch (error) {
+    indexer.stop();
+    store.close();
+    throw error;
+  }
 
   let server: ServerType;
   try {
@@ -194,6 +225,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     dbPath,
     adminKey,
     userKeys,
+    curatorKeys,
+    profile,
+    version,
     state,
     indexer,
     close,

@@ -52,6 +52,7 @@ describe('admin page (GET /)', () => {
     const r = await page();
     expect(r.status).toBe(200);
     expect(r.type).toMatch(/^text\/html/);
+    expect(r.html).toContain('Profile: <strong class="profile">seed</strong>');
     expect(r.html).toContain('Docs site');
     expect(r.html).toContain(`pair ${pair.body.data} (credential 0, public): 2 documents`);
     expect(r.html).toContain('Jira bot');

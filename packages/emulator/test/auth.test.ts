@@ -23,12 +23,13 @@ afterAll(async () => {
   await emulator.close();
 });
 
-/** One request per operation of the spec, with concrete paths. */
+/** One request per operation of the spec that needs a key, with concrete paths. */
 function everyOperation(): { method: string; path: string }[] {
   const out: { method: string; path: string }[] = [];
   for (const [template, item] of Object.entries(spec.paths)) {
     for (const method of ['get', 'post', 'put', 'delete']) {
-      if (item[method] === undefined) continue;
+      const op = item[method] as { security?: unknown[] } | undefined;
+      if (op === undefined || op.security?.length === 0) continue;
       out.push({ method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, '1') });
     }
   }
@@ -36,14 +37,20 @@ function everyOperation(): { method: string; path: string }[] {
 }
 
 describe('bearer keys', () => {
-  it('the spec has the ten operations and each is routed (401 without a key, never 404)', async () => {
+  it('the spec has thirteen operations that need a key; each is routed (401 without a key, never 404)', async () => {
     const ops = everyOperation();
-    expect(ops).toHaveLength(10);
+    expect(ops).toHaveLength(13);
     for (const op of ops) {
       const r = await call<{ detail: string }>(op.method, op.path, { key: null });
       expect(r.status, `${op.method} ${op.path}`).toBe(401);
       expect(typeof r.body.detail).toBe('string');
     }
+  });
+
+  it('GET /version needs no key', async () => {
+    const r = await call('GET', '/version', { key: null });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ backend_version: emulator.version });
   });
 
   it('an unknown key or a malformed header: 401', async () => {

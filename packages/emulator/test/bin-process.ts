@@ -7,7 +7,14 @@ export const BIN = fileURLToPath(new URL('../bin/kis-emulator.js', import.meta.u
 
 export interface Running {
   child: ChildProcess;
-  ready: { base_url: string; url: string; admin_key: string | null; db: string };
+  ready: {
+    base_url: string;
+    url: string;
+    admin_key: string | null;
+    db: string;
+    profile: string;
+    curator_keys: number;
+  };
   stdout: () => string;
   stderr: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;

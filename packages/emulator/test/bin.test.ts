@@ -159,6 +159,68 @@ describe('kis-emulator --port N --db FILE', () => {
     expect(shortKey.stderr).not.toContain('abc\n');
   });
 
+  it('--profile deployed: the ready line names the profile and the API answers as deployed servers do', async () => {
+    const running = await spawnBin(
+      [
+        '--port',
+        '0',
+        '--db',
+        ':memory:',
+        '--json',
+        '--profile',
+        'deployed',
+        '--curator-key',
+        'cli-curator-key-1',
+      ],
+      { KIS_EMULATOR_CURATOR_KEY: 'env-curator-key-1' },
+    );
+    children.push(running.child);
+    expect(running.ready).toMatchObject({ profile: 'deployed', curator_keys: 2 });
+    const base = running.ready.base_url;
+    const anonymous = await fetch(`${base}/svc-api/ingestion`);
+    expect(anonymous.status).toBe(403);
+    expect(await anonymous.json()).toEqual({ detail: 'Access denied. User is not authenticated.' });
+    for (const key of ['cli-curator-key-1', 'env-curator-key-1']) {
+      expect((await ingest(base, key, doc())).status).toBe(200);
+    }
+    const version = await fetch(`${base}/version`);
+    expect(await version.json()).toEqual({ backend_version: 'kis-emulator 0.1.0 (deployed)' });
+    const page = await (await fetch(`${running.ready.url}/`)).text();
+    expect(page).toContain('<strong class="profile">deployed</strong>');
+    running.child.kill('SIGTERM');
+    await running.exited;
+  });
+
+  it('the human ready text names the profile (seed by default)', async () => {
+    const child = spawn(process.execPath, [BIN, '--port', '0', '--db', ':memory:'], {
+      env: { ...process.env, KIS_EMULATOR_ADMIN_KEY: '', KIS_EMULATOR_USER_KEY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    const ready = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (c: string) => {
+        out += c;
+        if (out.includes('state:')) resolve(out);
+      });
+      child.on('exit', () => reject(new Error(out)));
+    });
+    expect(ready).toMatch(/^ {2}profile: +seed$/m);
+    child.kill('SIGTERM');
+  });
+
+  it('a bad --profile is a one-line usage error naming the flag and the expected values', async () => {
+    const r = await runBin(['--profile', 'staging', '--db', ':memory:']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(
+      'kis-emulator: --profile must be one of seed, deployed (got "staging")',
+    );
+    const help = await runBin(['--help']);
+    expect(help.stdout).toContain('--profile NAME');
+    expect(help.stdout).toContain('--curator-key KEY');
+  });
+
   it('exits 2 with a clear message when the port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -4,7 +4,13 @@ import { filePart, PFX_BYTES, start } from './helpers.js';
 
 type Call = Awaited<ReturnType<typeof start>>['call'];
 type Upload = {
-  user_files: { id: number; name: string; file_id: string; status: string; file_type: string }[];
+  user_files: {
+    id: number | string;
+    name: string;
+    file_id: string;
+    status: string;
+    file_type: string;
+  }[];
   rejected_files: { file_name: string; reason: string }[];
 };
 
@@ -40,18 +46,24 @@ describe('uploadUserFiles', () => {
     ]);
   });
 
-  it('is also mounted at the deployed path /user/projects/file/upload, with project_id and temp_id_map', async () => {
+  it('the deployed path /user/projects/file/upload is served too, with project_id and temp_id_map keyed "<size>|<name>"', async () => {
     const form = new FormData();
     form.append('files', filePart(new Uint8Array([9]), 'c.png'));
     form.append('project_id', '12');
-    form.append('temp_id_map', JSON.stringify({ 'tmp-1': 'c.png' }));
+    form.append('temp_id_map', JSON.stringify({ '1|c.png': 'tmp-1' }));
     const r = await call<Upload & { user_files: { temp_id: string; project_id: number }[] }>(
       'POST',
       '/user/projects/file/upload',
       { form },
     );
     expect(r.status).toBe(200);
-    expect(r.body.user_files[0]).toMatchObject({ name: 'c.png', temp_id: 'tmp-1', project_id: 12 });
+    expect(r.body.user_files[0]).toMatchObject({
+      name: 'c.png',
+      temp_id: 'tmp-1',
+      project_id: 12,
+      status: 'PROCESSING',
+    });
+    expect(r.body.user_files[0]?.id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('answers 400 for a temp_id_map that is not JSON', async () => {

@@ -70,11 +70,6 @@ export function findOperation(method: string, apiPath: string): OperationMatch |
   return undefined;
 }
 
-/** Deployed mount of an operation (not in the spec's paths), checked as that operation. */
-const ALIASES: Record<string, string> = {
-  '/user/projects/file/upload': '/user/file/upload',
-};
-
 /** Throws when a response breaks the spec for its operation. */
 export function checkContract(
   method: string,
@@ -83,7 +78,7 @@ export function checkContract(
   contentType: string | null,
   body: unknown,
 ): void {
-  const op = findOperation(method, ALIASES[apiPath] ?? apiPath);
+  const op = findOperation(method, apiPath);
   if (op === undefined) throw new Error(`${method} ${apiPath}: no such operation in the spec`);
   const base = `/paths/${escapePointer(op.path)}/${op.method}/responses`;
   const responses = at(base) as Json;

@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { makeUrlCompatible, pythonQuote, storedDocumentId } from '../src/index.js';
+// The emulator stores document ids by the rule book's `storedDocumentId` (`@kis/spec/rules`), in
+// both profiles; the expected ids below are Python's quote(s.replace(' ', '_'), safe='').
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Emulator } from '../src/index.js';
+import { doc, start } from './helpers.js';
 
-// Expected values computed with Python 3: quote(s.replace(' ', '_'), safe='').
 const PYTHON_CASES: [string, string][] = [
   ['Q4 report (2024).pdf', 'Q4_report_%282024%29.pdf'],
   ["it's *fine*!", 'it%27s_%2Afine%2A%21'],
@@ -15,35 +17,42 @@ const PYTHON_CASES: [string, string][] = [
   ['already%20encoded', 'already%2520encoded'],
 ];
 
-describe('document ids (Python quote(s, safe=""))', () => {
-  it.each(PYTHON_CASES)('makeUrlCompatible(%j) = %j', (input, expected) => {
-    expect(makeUrlCompatible(input)).toBe(expected);
-  });
+for (const profile of ['seed', 'deployed'] as const) {
+  describe(`document ids (${profile})`, () => {
+    let emulator: Emulator;
+    let call: Awaited<ReturnType<typeof start>>['call'];
+    beforeAll(async () => {
+      ({ emulator, call } = await start({ profile }));
+    });
+    afterAll(async () => {
+      await emulator.close();
+    });
 
-  it("escapes the characters encodeURIComponent leaves alone: ! ' ( ) *", () => {
-    expect(pythonQuote("!'()*")).toBe('%21%27%28%29%2A');
-    expect(encodeURIComponent("!'()*")).toBe("!'()*");
-  });
+    it.each(PYTHON_CASES)('a given id %j is stored as %j', async (id, stored) => {
+      const r = await call('POST', '/svc-api/ingestion', { json: { document: doc({ id }) } });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ document_id: stored });
+      expect(emulator.state.document(stored)).toBeDefined();
+    });
 
-  it('leaves only A-Z a-z 0-9 _ . - ~ unescaped and encodes spaces as %20', () => {
-    expect(pythonQuote('AZaz09_.-~')).toBe('AZaz09_.-~');
-    expect(pythonQuote('a b')).toBe('a%20b');
-  });
+    it('derives ingestion_api_ + the semantic identifier when the id is missing, null or empty', async () => {
+      for (const id of [undefined, null, '']) {
+        const r = await call('POST', '/svc-api/ingestion', {
+          json: { document: doc({ id, semantic_identifier: 'Q4 report (2024).pdf' }) },
+        });
+        expect(r.body).toMatchObject({ document_id: 'ingestion_api_Q4_report_%282024%29.pdf' });
+      }
+    });
 
-  it('encodes a lone surrogate as U+FFFD instead of throwing', () => {
-    expect(pythonQuote('x\ud800y')).toBe('x%EF%BF%BDy');
+    it('answers 400 {"message"} for an id with a lone surrogate, and stores nothing', async () => {
+      const before = emulator.state.indexing().total;
+      const r = await call('POST', '/svc-api/ingestion', {
+        raw: '{"document": {"id": "x\\ud800y", "semantic_identifier": "s", "sections": [], "metadata": {}}}',
+        contentType: 'application/json',
+      });
+      expect(r.status).toBe(400);
+      expect(Object.keys(r.body as object)).toEqual(['message']);
+      expect(emulator.state.indexing().total).toBe(before);
+    });
   });
-
-  it('derives ingestion_api_ + identifier when the id is missing or empty', () => {
-    expect(storedDocumentId(undefined, 'Q4 report (2024).pdf')).toBe(
-      'ingestion_api_Q4_report_%282024%29.pdf',
-    );
-    expect(storedDocumentId(null, 'a b')).toBe('ingestion_api_a_b');
-    expect(storedDocumentId('', 'x')).toBe('ingestion_api_x');
-  });
-
-  it('stores a given id with spaces to _ and percent-encoding', () => {
-    expect(storedDocumentId('my doc/1', 'ignored')).toBe('my_doc%2F1');
-    expect(storedDocumentId('plain-id_1', 'ignored')).toBe('plain-id_1');
-  });
-});
+}

@@ -697,7 +697,7 @@ export interface components {
             sections: components["schemas"]["Section"][];
             /** @description Kind of source; the seed uses `file` and `web`. Deployed servers turn a missing (or null) value into `ingestion_api`. */
             source?: components["schemas"]["DocumentSource"] | null;
-            /** @description Free-form metadata: keys are strings, values are a string or an array of strings. Required on deployed servers; an empty object is fine. */
+            /** @description Free-form metadata: keys are strings, values are a string or an array of strings. Required on deployed servers; an empty object is fine. Deployed servers turn every value into a string as Python's `str()` does (`1` becomes `"1"`; `x-kis-coerce: python-str`), and fail with 500 when `metadata` is null or a list. */
             metadata: {
                 [key: string]: string | string[];
             };

@@ -248,7 +248,8 @@ describe('installed from the tarballs into a fresh project', () => {
       import spec from '@kis/spec/openapi.json' with { type: 'json' };
       import { createKisClient, deriveDocumentId, KisError, NotFoundError } from '@kis/client';
       import { openJournal, readUploadFile } from '@kis/client/node';
-      import { startEmulator, pythonQuote } from '@kis/emulator';
+      import { startEmulator } from '@kis/emulator';
+      import { normalizeDocumentId } from '@kis/spec/rules';
       import { run, ExitCode } from '@kis/cli';
       const kis = createKisClient({ baseUrl: 'http://127.0.0.1:9/api/', apiKey: 'k' });
       let optionError = '';
@@ -264,7 +265,7 @@ describe('installed from the tarballs into a fresh project', () => {
         notFoundIsKisError: new NotFoundError('x', { status: 404 }) instanceof KisError,
         optionError,
         functions: [openJournal, readUploadFile, startEmulator, run].map((f) => typeof f),
-        quoted: pythonQuote("a b!'"),
+        quoted: normalizeDocumentId("a b!'"),
         exitUsage: ExitCode.Usage,
       }));
     `);
@@ -285,7 +286,7 @@ describe('installed from the tarballs into a fresh project', () => {
     expect(out.notFoundIsKisError).toBe(true);
     expect(out.optionError).toMatch(/^TypeError: .*apiKey/);
     expect(out.functions).toEqual(['function', 'function', 'function', 'function']);
-    expect(out.quoted).toBe('a%20b%21%27');
+    expect(out.quoted).toBe('a_b%21%27');
     expect(out.exitUsage).toBe(2);
   });
 

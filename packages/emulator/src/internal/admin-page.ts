@@ -1,9 +1,16 @@
 // The read-only admin page (`GET /`): fully created connectors with their pairs and document
 // counts, credentials (names and sources only), and the most recent documents with their indexing
 // state. Self-contained HTML (no external assets); every value is escaped.
+import type { Profile } from '@kis/spec/rules';
 import type { Store } from './store.js';
 
 const RECENT_DOCUMENTS = 50;
+
+const PROFILE_NOTES: Record<Profile, string> = {
+  seed: 'behaves as the seed contract describes',
+  deployed:
+    'behaves as the servers people run: their routes, roles, error bodies and lax validation',
+};
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? '')
@@ -23,7 +30,7 @@ function table(headers: string[], rows: string[][], empty: string): string {
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-export function adminPage(store: Store): string {
+export function adminPage(store: Store, profile: Profile): string {
   const connectors = store.listConnectors();
   const pairs = store.listPairs();
   const counts = store.pairDocumentCounts();
@@ -83,6 +90,7 @@ code { font-size: 0.85rem; }
 </head>
 <body>
 <h1>Knowledge Indexing Service emulator</h1>
+<p>Profile: <strong class="profile">${escapeHtml(profile)}</strong> (${escapeHtml(PROFILE_NOTES[profile])})</p>
 <p>Read-only view of the emulator's state. JSON: <a href="/_emulator/state">/_emulator/state</a>.
 Documents: ${escapeHtml(indexing.total)} (${escapeHtml(indexing.indexed)} indexed, ${escapeHtml(indexing.queued)} queued).</p>
 <h2>Connectors</h2>

@@ -1,40 +1,41 @@
-// The HTTP application (hono): one route per operation of the spec under `/api`, each going
-// through the same pipeline: bearer auth, parameter parsing, body parsing and validation against
-// the spec, then the operation's handler. Outside `/api`: the admin page, the state view and the
-// HTML API reference (`/docs`).
+// The HTTP application (hono): one route per operation the profile serves, under `/api`, each
+// going through the same pipeline: the key and its role, parameters, the body (decoded, read
+// laxly where the profile does, validated against the spec), then the operation's handler.
+// Outside `/api`: the admin page, the state view and the HTML API reference (`/docs`).
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { ANSWERS, type Answer, type Profile, roleAllows } from '@kis/spec/rules';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { adminPage } from './admin-page.js';
-import type { KeyRing, Role } from './auth.js';
-import { HttpError, ValidationFailure } from './errors.js';
-import { createHandlers, type OpHandler, type OpInput, prepareIngestion } from './handlers.js';
+import type { KeyRing } from './auth.js';
+import { readFormBody, readJsonBody } from './body.js';
+import { LaxCoercer } from './coerce.js';
+import { AnswerError, HttpError, ValidationFailure } from './errors.js';
+import { createHandlers, prepareIngestion } from './handlers/index.js';
 import type { Indexer } from './indexer.js';
+import { type CheckedHandler, checkedHandler, type Schemas } from './op-types.js';
+import { BEHAVIOUR, beforeValidators } from './profile.js';
+import { API_PREFIX, knownPathMatcher, type Route, routesFor } from './routes.js';
 import { stateView } from './state-view.js';
 import type { Store } from './store.js';
 import {
   checkParameter,
-  type OperationInfo,
+  type RequestBodyInfo,
   type SpecValidators,
-  tooDeepIssue,
-  tooDeepPath,
   type ValidationIssue,
 } from './validation.js';
-
-export const API_PREFIX = '/api';
-
-/** Extra mounts of spec operations at the paths deployed servers use. */
-const ALIASES: Record<string, string[]> = {
-  uploadUserFiles: ['/user/projects/file/upload'],
-};
 
 export interface AppOptions {
   store: Store;
   indexer: Indexer;
+  /** Validators compiled from the profile's view of the spec (`profileSpec`). */
   validators: SpecValidators;
   keys: KeyRing;
+  profile: Profile;
+  /** The `backend_version` the emulator reports. */
+  version: string;
   maxBodyBytes: number;
   latencyMs: number;
   corsOrigin: string | string[] | undefined;
@@ -54,21 +55,12 @@ function json(status: number, body: unknown): Response {
   });
 }
 
+function answer(a: Answer): Response {
+  return json(a.status, a.body);
+}
+
 function detail(status: number, message: string): Response {
   return json(status, { detail: message });
-}
-
-function validationResponse(issues: ValidationIssue[]): Response {
-  return json(422, { detail: issues });
-}
-
-/** `/manage/admin/...` needs an admin key; everything else any known key. */
-function requiredRole(path: string): Role {
-  return path.startsWith('/manage/admin/') ? 'admin' : 'basic';
-}
-
-function honoPath(specPath: string): string {
-  return API_PREFIX + specPath.replace(/\{([^}]+)\}/g, ':$1');
 }
 
 /** Raw (undecoded) values of the path parameters, from the URL's path. */
@@ -81,166 +73,6 @@ function rawPathParams(template: string, pathname: string): Record<string, strin
     if (m !== null && values[i] !== undefined) out[m[1]!] = values[i]!;
   });
   return out;
-}
-
-/** FastAPI's answer to a body that is not JSON: 422 `json_invalid` at the error position. */
-function jsonInvalid(text: string, error: Error): ValidationIssue {
-  const m = /position (\d+)/.exec(error.message);
-  const position = m === null ? text.length : Number(m[1]);
-  return {
-    loc: ['body', position],
-    msg: 'JSON decode error',
-    type: 'json_invalid',
-    input: {},
-    ctx: { error: error.message },
-  };
-}
-
-/** True when the request declares its length (the body limit was checked up front). */
-function hasLength(c: Context): boolean {
-  return (
-    c.req.header('content-length') !== undefined && c.req.header('transfer-encoding') === undefined
-  );
-}
-
-/** Reads a body of undeclared length, answering 413 once it passes `maxBytes`. */
-async function readLimited(c: Context, maxBytes: number): Promise<Uint8Array> {
-  const stream = c.req.raw.body;
-  if (stream === null) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new HttpError(
-        413,
-        `Request body too large: the emulator accepts at most ${maxBytes} bytes (--max-body-bytes)`,
-      );
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
-
-async function readText(c: Context, maxBytes: number): Promise<string> {
-  if (hasLength(c)) return c.req.text();
-  return Buffer.from(await readLimited(c, maxBytes)).toString('utf8');
-}
-
-async function readForm(c: Context, maxBytes: number): Promise<FormData> {
-  if (hasLength(c)) return c.req.formData();
-  const bytes = await readLimited(c, maxBytes);
-  const body = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  return new Response(body as ArrayBuffer, {
-    headers: { 'content-type': c.req.header('content-type') ?? '' },
-  }).formData();
-}
-
-async function readJsonBody(
-  c: Context,
-  op: OperationInfo,
-  validators: SpecValidators,
-  maxBytes: number,
-): Promise<{ body: unknown; issues: ValidationIssue[] }> {
-  const info = op.body!;
-  const text = await readText(c, maxBytes);
-  const type = c.req.header('content-type');
-  if (text.trim() !== '' && type !== undefined && !/^application\/([\w.-]+\+)?json\b/i.test(type)) {
-    // FastAPI reads the body as JSON only without a Content-Type or with a JSON one; anything
-    // else reaches the model as raw bytes, which deployed servers answer with this 422
-    return {
-      body: undefined,
-      issues: [
-        {
-          loc: ['body'],
-          msg: `Input should be a valid dictionary or object to extract fields from (the body was sent as ${type.split(';')[0]}; send Content-Type: application/json)`,
-          type: 'model_attributes_type',
-        },
-      ],
-    };
-  }
-  if (text.trim() === '') {
-    if (info.required) {
-      return {
-        body: undefined,
-        issues: [{ loc: ['body'], msg: 'Field required', type: 'missing', input: null }],
-      };
-    }
-    return { body: undefined, issues: [] };
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    return { body: undefined, issues: [jsonInvalid(text, error as Error)] };
-  }
-  const deep = tooDeepPath(body);
-  if (deep !== undefined) return { body: undefined, issues: [tooDeepIssue(deep, ['body'])] };
-  return { body, issues: validators.check(info.validate, body, ['body']) };
-}
-
-async function readFormBody(
-  c: Context,
-  op: OperationInfo,
-  validators: SpecValidators,
-  maxBytes: number,
-): Promise<{ form: FormData; issues: ValidationIssue[] }> {
-  const info = op.body!;
-  let form: FormData;
-  const type = c.req.header('content-type') ?? '';
-  if (/^multipart\/form-data|^application\/x-www-form-urlencoded/i.test(type)) {
-    try {
-      form = await readForm(c, maxBytes);
-    } catch (error) {
-      if (error instanceof HttpError) throw error;
-      return {
-        form: new FormData(),
-        issues: [
-          {
-            loc: ['body'],
-            msg: `Value error, the multipart body could not be parsed: ${(error as Error).message}`,
-            type: 'value_error',
-          },
-        ],
-      };
-    }
-  } else {
-    // Not a form (FastAPI then reports every required part as missing).
-    form = new FormData();
-  }
-  // The form as an object for the schema: empty text parts count as missing (FastAPI), file parts
-  // become their file name, and a text value where a file is expected is an error.
-  const issues: ValidationIssue[] = [];
-  const data: Record<string, unknown> = {};
-  const names = new Set<string>([...form.keys()]);
-  for (const name of names) {
-    const field = info.fields.get(name);
-    const values = form.getAll(name).filter((v) => v !== '');
-    if (values.length === 0) continue;
-    if (field?.binary) {
-      const mapped = values.map((v, i) => {
-        if (!(v instanceof File)) {
-          issues.push({
-            loc: field.array ? ['body', name, i] : ['body', name],
-            msg: "Value error, Expected UploadFile, received: <class 'str'>",
-            type: 'value_error',
-          });
-        }
-        return v instanceof File ? v.name || 'upload' : String(v);
-      });
-      data[name] = field.array ? mapped : mapped[mapped.length - 1];
-    } else if (field?.array) {
-      data[name] = values;
-    } else {
-      data[name] = values[values.length - 1];
-    }
-  }
-  issues.push(...validators.check(info.validate, data, ['body']));
-  return { form, issues };
 }
 
 /** The HTML API reference shipped by @kis/spec (`redocly build-docs`), read once when first asked. */
@@ -259,13 +91,55 @@ async function readReference(): Promise<string | undefined> {
   }
 }
 
+/** Stops the start-up when an operation of the spec has no handler: none is skipped silently. */
+function checkHandlers(validators: SpecValidators, handlerOf: (id: string) => unknown): void {
+  const missing = validators.operations
+    .map((op) => op.operationId)
+    .filter((id) => handlerOf(id) === undefined);
+  if (missing.length > 0) {
+    throw new Error(
+      `the emulator has no handler for the spec operation(s) ${missing.join(', ')}; add them to src/internal/handlers before serving this spec`,
+    );
+  }
+}
+
+/** Stops the start-up when a before-validator names a schema the spec does not have. */
+function checkPointers(validators: SpecValidators, pointers: Iterable<string>): void {
+  for (const pointer of pointers) {
+    const node = pointer
+      .slice(1)
+      .split('/')
+      .reduce<unknown>(
+        (n, seg) =>
+          typeof n === 'object' && n !== null ? (n as Record<string, unknown>)[seg] : undefined,
+        validators.doc,
+      );
+    if (typeof node !== 'object' || node === null) {
+      throw new Error(`the spec has no schema at ${pointer}, which the emulator's rules read`);
+    }
+  }
+}
+
 export function createApp(options: AppOptions): Hono {
-  const { store, validators, keys } = options;
+  const { store, validators, keys, profile } = options;
+  const behaviour = BEHAVIOUR[profile];
   const handlers = createHandlers({
     store,
+    profile,
+    behaviour,
     latencyMs: options.latencyMs,
     now: options.now,
+    version: options.version,
   });
+  checkHandlers(validators, (id) => checkedHandler(handlers, id));
+  const before = beforeValidators(profile, validators.doc);
+  checkPointers(validators, before.keys());
+  // Forms arrive as text, so their fields are read by their schema in every profile; JSON bodies
+  // only where the profile reads them laxly.
+  const formCoercer = new LaxCoercer(validators);
+  const jsonCoercer = behaviour.laxJson ? new LaxCoercer(validators, before) : undefined;
+  const routes = routesFor(validators, profile);
+  const isKnownPath = knownPathMatcher(routes);
   const app = new Hono();
 
   if (options.corsOrigin !== undefined) {
@@ -292,7 +166,7 @@ export function createApp(options: AppOptions): Hono {
   }
 
   // Bodies over the limit get 413. A declared Content-Length is checked here, before anything is
-  // read; a chunked body is counted while it is read (readBody).
+  // read; a chunked body is counted while it is read (body.ts).
   const tooLarge = () =>
     detail(
       413,
@@ -306,20 +180,42 @@ export function createApp(options: AppOptions): Hono {
     });
   }
 
-  const mount = (route: string, op: OperationInfo, handler: OpHandler): void => {
-    const role = requiredRole(op.path);
+  /** A decoded JSON body validated against its schema, read laxly first where the profile does. */
+  const checkJson = (info: RequestBodyInfo, body: unknown) => {
+    let issues = validators.check(info.validate, body, ['body']);
+    if (issues.length === 0 || jsonCoercer === undefined) return { body, issues };
+    const coerced = jsonCoercer.coerce(info.schema, body);
+    if (coerced === body) return { body, issues };
+    issues = validators.check(info.validate, coerced, ['body']);
+    return { body: coerced, issues };
+  };
+
+  const mount = (route: Route, handler: CheckedHandler): void => {
+    const { op } = route;
     const pathParams = op.parameters.filter((p) => p.in === 'path');
     const queryParams = op.parameters.filter((p) => p.in === 'query');
-    app.on(op.method.toUpperCase(), route, async (c) => {
-      const granted = keys.roleOf(c.req.header('authorization'));
-      if (granted === undefined) {
-        return detail(
-          401,
-          'Missing or invalid API key: send the header Authorization: Bearer <API key>',
-        );
+    app.on(op.method.toUpperCase(), route.honoPath, async (c) => {
+      if (
+        behaviour.matchDecodedPath &&
+        pathParams.some((p) => c.req.param(p.name)?.includes('/'))
+      ) {
+        return answer(ANSWERS.routeNotFound());
       }
-      if (role === 'admin' && granted !== 'admin') {
-        return detail(403, 'Access denied: this operation needs an admin API key');
+      const info = op.body;
+      // FastAPI decodes the body before it checks the key (deployed servers).
+      const early =
+        behaviour.decodeBeforeAuth && info?.mediaType === 'application/json'
+          ? await readJsonBody(c, info, options.maxBodyBytes)
+          : undefined;
+      if (early !== undefined && early.decodeIssues.length > 0) {
+        return answer(ANSWERS.validation(profile, early.decodeIssues));
+      }
+      if (route.role !== undefined) {
+        const granted = keys.roleOf(c.req.header('authorization'));
+        if (granted === undefined) return answer(ANSWERS.notAuthenticated(profile));
+        if (!roleAllows(granted, route.role)) {
+          return answer(ANSWERS.missingRole(profile, route.role));
+        }
       }
       const issues: ValidationIssue[] = [];
       const params: Record<string, unknown> = {};
@@ -333,36 +229,43 @@ export function createApp(options: AppOptions): Hono {
         params[p.name] = r.value;
         issues.push(...r.issues);
       }
-      const input: OpInput = {
+      const input: Parameters<CheckedHandler>[0] = {
         params,
         body: undefined,
+        fields: undefined,
         form: undefined,
-        rawParams: pathParams.length > 0 ? rawPathParams(route, new URL(c.req.url).pathname) : {},
+        rawParams:
+          pathParams.length > 0 ? rawPathParams(route.honoPath, new URL(c.req.url).pathname) : {},
       };
-      if (op.body?.mediaType === 'application/json') {
-        const r = await readJsonBody(c, op, validators, options.maxBodyBytes);
-        input.body = r.body;
-        issues.push(...r.issues);
-      } else if (op.body?.mediaType === 'multipart/form-data') {
-        const r = await readFormBody(c, op, validators, options.maxBodyBytes);
-        input.form = r.form;
-        issues.push(...r.issues);
+      if (info?.mediaType === 'application/json') {
+        const read = early ?? (await readJsonBody(c, info, options.maxBodyBytes));
+        issues.push(...read.decodeIssues, ...read.issues);
+        if (read.body !== undefined) {
+          const checked = checkJson(info, read.body);
+          input.body = checked.body;
+          issues.push(...checked.issues);
+        }
+      } else if (info?.mediaType === 'multipart/form-data') {
+        const read = await readFormBody(c, op, options.maxBodyBytes);
+        issues.push(...read.decodeIssues, ...read.issues);
+        const fields = formCoercer.coerce(info.schema, read.fields);
+        issues.push(...validators.check(info.validate, fields, ['body']));
+        input.form = read.form;
+        input.fields = fields;
       }
-      if (issues.length > 0) return validationResponse(issues);
+      if (issues.length > 0) return answer(ANSWERS.validation(profile, issues));
       const result = await handler(input);
       return json(result.status, result.body);
     });
   };
 
-  for (const op of validators.operations) {
-    const handler = handlers[op.operationId];
-    if (handler === undefined) continue;
-    mount(honoPath(op.path), op, handler);
-    for (const alias of ALIASES[op.operationId] ?? []) mount(honoPath(alias), op, handler);
+  for (const route of routes) {
+    const handler = checkedHandler(handlers, route.op.operationId);
+    if (handler !== undefined) mount(route, handler);
   }
 
   // Outside /api: the read-only admin page and the JSON state view (no secrets in either).
-  app.get('/', (c) => c.html(adminPage(store)));
+  app.get('/', (c) => c.html(adminPage(store, profile)));
   app.get('/_emulator/state', (c) => {
     const all = c.req.query('all');
     const full = c.req.query('full');
@@ -371,13 +274,14 @@ export function createApp(options: AppOptions): Hono {
     if (!(limit === -1 || (Number.isInteger(limit) && limit >= 0))) {
       return detail(400, "limit must be a non-negative integer or 'all'");
     }
-    return c.json(
-      stateView(store, {
+    return c.json({
+      profile,
+      ...stateView(store, {
         allConnectors: all === '1' || all === 'true',
         fullDocuments: full === '1' || full === 'true',
         documentLimit: limit,
       }),
-    );
+    });
   });
   app.get('/_emulator/documents/:id', (c) => {
     const doc = store.getDocument(c.req.param('id'));
@@ -385,7 +289,7 @@ export function createApp(options: AppOptions): Hono {
       ? detail(404, `Document '${c.req.param('id')}' not found`)
       : c.json(doc);
   });
-  app.get('/_emulator/health', (c) => c.json({ status: 'ok' }));
+  app.get('/_emulator/health', (c) => c.json({ status: 'ok', profile }));
   const docs = async (c: Context): Promise<Response> => {
     const html = await readReference();
     return html === undefined
@@ -411,11 +315,20 @@ export function createApp(options: AppOptions): Hono {
   app.post('/_emulator/documents', async (c) => {
     const denied = adminOnly(c);
     if (denied !== undefined) return denied;
-    const op = validators.operation('ingestDocument');
-    if (op === undefined) return detail(500, 'the spec has no ingestDocument operation');
-    const r = await readJsonBody(c, op, validators, options.maxBodyBytes);
-    if (r.issues.length > 0) return validationResponse(r.issues);
-    const { doc, pairId } = prepareIngestion(store, r.body, options.now(), false);
+    const info = validators.operation('ingestDocument')?.body;
+    if (info === undefined) return detail(500, 'the spec has no ingestDocument operation');
+    const read = await readJsonBody(c, info, options.maxBodyBytes);
+    const checked =
+      read.body === undefined ? { body: undefined, issues: [] } : checkJson(info, read.body);
+    const issues = [...read.decodeIssues, ...read.issues, ...checked.issues];
+    if (issues.length > 0) return answer(ANSWERS.validation(profile, issues));
+    const request = checked.body as Schemas['IngestionRequest']; // validated just above
+    const { doc, pairId } = prepareIngestion(
+      { store, profile, behaviour },
+      request,
+      options.now(),
+      false,
+    );
     const result = store.upsertDocument(doc, pairId);
     return c.json({ document_id: doc.id, already_existed: result.already_existed });
   });
@@ -430,21 +343,17 @@ export function createApp(options: AppOptions): Hono {
     return c.json({ paused: options.indexer.paused, ...store.indexCounts() });
   });
 
-  app.notFound((c) => {
-    const path = c.req.path;
-    const known = validators.operations.some((op) =>
-      [op.path, ...(ALIASES[op.operationId] ?? [])].some((p) =>
-        new RegExp(`^${honoPath(p).replace(/:[^/]+/g, '[^/]+')}$`).test(path),
-      ),
-    );
-    return known ? detail(405, 'Method Not Allowed') : detail(404, 'Not Found');
-  });
+  app.notFound((c) =>
+    answer(isKnownPath(c.req.path) ? ANSWERS.methodNotAllowed() : ANSWERS.routeNotFound()),
+  );
 
   app.onError((error) => {
+    if (error instanceof AnswerError) return answer(error.answer);
     if (error instanceof HttpError) return detail(error.status, error.message);
-    if (error instanceof ValidationFailure) return validationResponse(error.issues);
+    if (error instanceof ValidationFailure)
+      return answer(ANSWERS.validation(profile, error.issues));
     options.logError(error);
-    return detail(500, 'Internal Server Error');
+    return answer(ANSWERS.internalError(profile));
   });
 
   return app;

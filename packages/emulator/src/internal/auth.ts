@@ -1,12 +1,14 @@
 // Bearer-key authentication. Keys are held only in memory, compared by their SHA-256 digest, and
 // never written to the database, to logs or to error messages.
 import { createHash, randomBytes } from 'node:crypto';
-
-export type Role = 'admin' | 'basic';
+import type { Role } from '@kis/spec/rules';
 
 export interface AuthOptions {
   adminKey: string;
+  /** Keys of role `basic`. */
   userKeys: readonly string[];
+  /** Keys of role `curator` (manage connectors, not admin-only calls). */
+  curatorKeys?: readonly string[];
 }
 
 function digest(key: string): string {
@@ -33,12 +35,21 @@ export class KeyRing {
   constructor(options: AuthOptions) {
     checkKeyFormat(options.adminKey, 'admin key');
     this.roles.set(digest(options.adminKey), 'admin');
-    for (const key of options.userKeys) {
-      checkKeyFormat(key, 'user key');
+    this.add(options.curatorKeys ?? [], 'curator');
+    this.add(options.userKeys, 'basic');
+  }
+
+  private add(keys: readonly string[], role: Role): void {
+    const name = role === 'basic' ? 'user key' : 'curator key';
+    for (const key of keys) {
+      checkKeyFormat(key, name);
       const d = digest(key);
-      if (this.roles.get(d) === 'admin')
-        throw new Error('a user key must differ from the admin key');
-      this.roles.set(d, 'basic');
+      const held = this.roles.get(d);
+      // One key, one role: a key listed twice with different roles is a set-up mistake.
+      if (held !== undefined && held !== role) {
+        throw new RangeError(`a ${name} must differ from the ${held} key(s)`);
+      }
+      this.roles.set(d, role);
     }
   }
 

@@ -3,26 +3,19 @@
 // write survives the emulator's process being killed (only a power loss can lose the last commits
 // in WAL mode with synchronous=NORMAL).
 import { createHash, randomUUID } from 'node:crypto';
+import {
+  DEFAULT_CC_PAIR_ID,
+  DEFAULT_CREDENTIAL_ID,
+  DEFAULT_CREDENTIAL_SOURCE,
+  DEFAULT_DOCUMENT_SOURCE,
+} from '@kis/spec/rules';
 import Database from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 1;
+/** 2: uploaded files have a uuid record id; pairs keep their processing mode. */
+export const SCHEMA_VERSION = 2;
 
-/** The default empty credential, usable by sources that need none. */
-export const DEFAULT_CREDENTIAL_ID = 0;
 /** The connector of the default pair (source `ingestion_api`). */
 export const DEFAULT_CONNECTOR_ID = 0;
-/** The default connector/credential pair, used by ingestion when `cc_pair_id` is missing/null/0. */
-export const DEFAULT_CC_PAIR_ID = 1;
-
-/** Sources whose connectors need no secret and may use the default credential `0`. */
-export const SOURCES_WITHOUT_CREDENTIAL: ReadonlySet<string> = new Set([
-  'ingestion_api',
-  'file',
-  'web',
-  'not_applicable',
-  'mock_connector',
-  'user_file',
-]);
 
 export type IndexState = 'queued' | 'indexed';
 export type JsonObject = Record<string, unknown>;
@@ -68,6 +61,7 @@ export interface PairRecord {
   access_type: string;
   groups: number[];
   auto_sync_options: JsonObject | null;
+  processing_mode: string | null;
   time_created: string;
 }
 
@@ -129,6 +123,8 @@ interface PendingUpsert {
 
 export interface UserFileRecord {
   id: number;
+  /** The record's uuid (deployed servers' `id` of an uploaded file). */
+  uid: string;
   file_id: string;
   name: string;
   file_type: string;
@@ -166,6 +162,7 @@ export interface PairWrite {
   access_type: string;
   groups: number[];
   auto_sync_options: JsonObject | null;
+  processing_mode: string | null;
 }
 
 export interface PrivateKeyWrite {
@@ -233,6 +230,7 @@ CREATE TABLE IF NOT EXISTS cc_pairs (
   access_type TEXT NOT NULL,
   groups TEXT NOT NULL,
   auto_sync_options TEXT,
+  processing_mode TEXT,
   time_created TEXT NOT NULL,
   UNIQUE (connector_id, credential_id)
 );
@@ -267,6 +265,7 @@ CREATE TABLE IF NOT EXISTS document_pairs (
 CREATE INDEX IF NOT EXISTS document_pairs_document ON document_pairs(document_seq);
 CREATE TABLE IF NOT EXISTS user_files (
   id INTEGER PRIMARY KEY,
+  uid TEXT NOT NULL UNIQUE,
   file_id TEXT NOT NULL UNIQUE,
   name TEXT NOT NULL,
   file_type TEXT NOT NULL,
@@ -317,6 +316,7 @@ interface PairRow {
   access_type: string;
   groups: string;
   auto_sync_options: string | null;
+  processing_mode: string | null;
   time_created: string;
 }
 
@@ -413,6 +413,7 @@ function toPair(row: PairRow): PairRecord {
     groups: parseJson<number[]>(row.groups),
     auto_sync_options:
       row.auto_sync_options === null ? null : parseJson<JsonObject>(row.auto_sync_options),
+    processing_mode: row.processing_mode,
     time_created: row.time_created,
   };
 }
@@ -496,8 +497,13 @@ export class Store {
     this.db.pragma('busy_timeout = 5000');
     // A bounded page cache (16 MiB) keeps the indexes' hot pages in memory as the store grows.
     this.db.pragma('cache_size = -16384');
+    try {
+      this.checkSchemaVersion();
+    } catch (error) {
+      this.db.close(); // a refused database is not kept open
+      throw error;
+    }
     this.db.exec(SCHEMA);
-    this.checkSchemaVersion();
 
     const db = this.db;
     this.stmt = {
@@ -546,10 +552,25 @@ export class Store {
            (SELECT 1 FROM cc_pairs p WHERE p.connector_id = c.id) ORDER BY c.id`,
       ),
       insertPair: db.prepare<
-        [number | null, number, number, string | null, string, string, string | null, string]
+        [
+          number | null,
+          number,
+          number,
+          string | null,
+          string,
+          string,
+          string | null,
+          string | null,
+          string,
+        ]
       >(
         `INSERT INTO cc_pairs (id, connector_id, credential_id, name, access_type, groups,
-           auto_sync_options, time_created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+           auto_sync_options, processing_mode, time_created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      unlinkPairDocuments: db.prepare<[number]>('DELETE FROM document_pairs WHERE cc_pair_id = ?'),
+      deletePair: db.prepare<[number]>('DELETE FROM cc_pairs WHERE id = ?'),
+      findConnectorByNameAndSource: db.prepare<[string, string], { id: number }>(
+        'SELECT id FROM connectors WHERE name = ? AND source = ? LIMIT 1',
       ),
       getPair: db.prepare<[number], PairRow>('SELECT * FROM cc_pairs WHERE id = ?'),
       findPair: db.prepare<[number, number], PairRow>(
@@ -651,18 +672,18 @@ export class Store {
         .pluck(),
       countDocuments: db.prepare<[], number>('SELECT count(*) FROM documents').pluck(),
       insertUserFile: db.prepare<
-        [string, string, string, number, Uint8Array, string, number | null, string]
+        [string, string, string, string, number, Uint8Array, string, number | null, string]
       >(
-        `INSERT INTO user_files (file_id, name, file_type, size, data, status, project_id,
-           created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO user_files (uid, file_id, name, file_type, size, data, status, project_id,
+           created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       getUserFile: db.prepare<[number], UserFileRecord>(
-        `SELECT id, file_id, name, file_type, size, status, project_id, created_at
+        `SELECT id, uid, file_id, name, file_type, size, status, project_id, created_at
          FROM user_files WHERE id = ?`,
       ),
       hasFile: db.prepare<[string], number>('SELECT 1 FROM user_files WHERE file_id = ?').pluck(),
       listUserFiles: db.prepare<[], UserFileRecord>(
-        `SELECT id, file_id, name, file_type, size, status, project_id, created_at
+        `SELECT id, uid, file_id, name, file_type, size, status, project_id, created_at
          FROM user_files ORDER BY id`,
       ),
     };
@@ -760,19 +781,35 @@ export class Store {
     this.seedDefaults();
   }
 
+  /** Creates the schema in a new database, upgrades a version-1 one, refuses any other. */
   private checkSchemaVersion(): void {
+    this.db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
     const row = this.db
       .prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?')
       .get('schema_version');
-    if (row === undefined) {
-      this.db
-        .prepare('INSERT INTO meta (key, value) VALUES (?, ?)')
-        .run('schema_version', String(SCHEMA_VERSION));
-    } else if (row.value !== String(SCHEMA_VERSION)) {
+    if (row?.value === '1') {
+      this.upgradeFromVersion1();
+    } else if (row !== undefined && row.value !== String(SCHEMA_VERSION)) {
       throw new Error(
         `database ${this.path} has schema version ${row.value}, this emulator uses ${SCHEMA_VERSION}; start with a new --db file`,
       );
     }
+    this.db
+      .prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)')
+      .run('schema_version', String(SCHEMA_VERSION));
+  }
+
+  private upgradeFromVersion1(): void {
+    this.db.transaction(() => {
+      this.db.exec(`ALTER TABLE cc_pairs ADD COLUMN processing_mode TEXT;
+        ALTER TABLE user_files ADD COLUMN uid TEXT;`);
+      const ids = this.db.prepare<[], number>('SELECT id FROM user_files').pluck().all();
+      const setUid = this.db.prepare<[string, number]>(
+        'UPDATE user_files SET uid = ? WHERE id = ?',
+      );
+      for (const id of ids) setUid.run(randomUUID(), id);
+      this.db.exec('CREATE UNIQUE INDEX IF NOT EXISTS user_files_uid ON user_files(uid)');
+    })();
   }
 
   private nowIso(): string {
@@ -784,10 +821,11 @@ export class Store {
     const now = this.nowIso();
     this.db.transaction(() => {
       if (this.stmt.getCredential.get(DEFAULT_CREDENTIAL_ID) === undefined) {
+        // Deployed servers' default credential has no name.
         this.stmt.insertCredential.run(
           DEFAULT_CREDENTIAL_ID,
-          'Default (no credential)',
-          'not_applicable',
+          null,
+          DEFAULT_CREDENTIAL_SOURCE,
           '{}',
           1,
           0,
@@ -800,7 +838,7 @@ export class Store {
         this.stmt.insertConnector.run(
           DEFAULT_CONNECTOR_ID,
           'Ingestion API',
-          'ingestion_api',
+          DEFAULT_DOCUMENT_SOURCE,
           'load_state',
           'public',
           '{}',
@@ -819,6 +857,7 @@ export class Store {
           'DefaultCCPair',
           'public',
           '[]',
+          null,
           null,
           now,
         );
@@ -844,6 +883,11 @@ export class Store {
       now,
     );
     return this.getConnector(Number(result.lastInsertRowid))!;
+  }
+
+  /** The id of a connector with this name and source, if any. */
+  findConnectorByNameAndSource(name: string, source: string): number | undefined {
+    return this.stmt.findConnectorByNameAndSource.get(name, source)?.id;
   }
 
   getConnector(id: number): ConnectorRecord | undefined {
@@ -913,9 +957,18 @@ export class Store {
       input.access_type,
       JSON.stringify(input.groups),
       input.auto_sync_options === null ? null : JSON.stringify(input.auto_sync_options),
+      input.processing_mode,
       this.nowIso(),
     );
     return this.getPair(Number(result.lastInsertRowid))!;
+  }
+
+  /** Removes a pair at once; its documents stay stored, no longer attached to it. */
+  deletePair(id: number): boolean {
+    return this.db.transaction(() => {
+      this.stmt.unlinkPairDocuments.run(id);
+      return this.stmt.deletePair.run(id).changes > 0;
+    })();
   }
 
   getPair(id: number): PairRecord | undefined {
@@ -1040,18 +1093,19 @@ export class Store {
 
   // Uploaded files
 
-  /** Stores uploaded files (in one transaction) and returns their records. */
-  addUserFiles(files: UploadWrite[]): UserFileRecord[] {
+  /** Stores uploaded files (in one transaction) with their first status; returns their records. */
+  addUserFiles(files: UploadWrite[], status: string): UserFileRecord[] {
     const now = this.nowIso();
     return this.db.transaction(() =>
       files.map((file) => {
         const result = this.stmt.insertUserFile.run(
           randomUUID(),
+          randomUUID(),
           file.name,
           file.file_type,
           file.data.byteLength,
           file.data,
-          'COMPLETED',
+          status,
           file.project_id,
           now,
         );

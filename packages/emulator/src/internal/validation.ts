@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { isDateTime } from '@kis/spec/formats';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
+import { intFromText } from './coerce.js';
 
 // ajv-formats is CommonJS with a `default` export; under NodeNext its default import is typed
 // as the module object.
@@ -44,6 +45,8 @@ export interface MultipartField {
 export interface RequestBodyInfo {
   required: boolean;
   mediaType: 'application/json' | 'multipart/form-data';
+  /** The body's schema (as the document writes it: possibly a `$ref`). */
+  schema: unknown;
   validate: ValidateFunction;
   /** For multipart bodies: the fields of the form, by name. */
   fields: Map<string, MultipartField>;
@@ -60,7 +63,7 @@ export interface OperationInfo {
   responses: Set<string>;
 }
 
-type OpenApiDocument = {
+export type OpenApiDocument = {
   openapi: string;
   paths?: Record<string, Record<string, unknown>>;
   components?: Record<string, unknown>;
@@ -108,8 +111,12 @@ export class SpecValidators {
   private readonly pointers = new WeakMap<object, string>();
   private readonly branchValidators = new WeakMap<object, ValidateFunction>();
 
-  constructor(doc: OpenApiDocument) {
+  /** Missing-field issues carry the enclosing object as `input`, as pydantic reports them. */
+  private readonly missingInput: boolean;
+
+  constructor(doc: OpenApiDocument, options: { missingInput?: boolean } = {}) {
     this.doc = doc;
+    this.missingInput = options.missingInput ?? false;
     this.ajv = new Ajv2020({
       strict: false,
       allErrors: true,
@@ -216,6 +223,7 @@ export class SpecValidators {
         body = {
           required: rb.required === true,
           mediaType: 'application/json',
+          schema: json.schema,
           validate: this.validatorFor(json.schema, `${where} request body`),
           fields: new Map(),
         };
@@ -223,6 +231,7 @@ export class SpecValidators {
         body = {
           required: rb.required === true,
           mediaType: 'multipart/form-data',
+          schema: multipart.schema,
           validate: this.validatorFor(multipart.schema, `${where} request body`),
           fields: this.multipartFields(multipart.schema, multipart.encoding),
         };
@@ -355,6 +364,16 @@ export class SpecValidators {
     return [{ loc, msg: 'Input does not match any of the allowed shapes', type: 'union_error' }];
   }
 
+  /** The JSON pointer of a schema object inside the document (`/components/schemas/X`), if any. */
+  pointerOf(schema: object): string | undefined {
+    return this.pointers.get(schema);
+  }
+
+  /** A (cached) validator for any schema object of the document, e.g. one branch of a union. */
+  validatorOf(branch: unknown): ValidateFunction {
+    return this.branchValidator(branch);
+  }
+
   private branchValidator(branch: unknown): ValidateFunction {
     if (typeof branch !== 'object' || branch === null) return this.ajv.compile({});
     let v = this.branchValidators.get(branch);
@@ -375,6 +394,7 @@ export class SpecValidators {
           loc: [...loc, String(params.missingProperty)],
           msg: 'Field required',
           type: 'missing',
+          ...(this.missingInput ? { input } : {}),
         };
       case 'additionalProperties':
       case 'unevaluatedProperties': {
@@ -581,7 +601,9 @@ export function checkParameter(
   const types = schemaTypes(validators, param.schema);
   let value: unknown = raw;
   if (types.has('integer') && !types.has('string')) {
-    if (!/^[+-]?\d+$/.test(raw.trim())) {
+    // FastAPI reads a parameter's text as pydantic does (`" 7"`, `"7.0"` and `"1_000"` are integers)
+    const n = intFromText(raw);
+    if (n === undefined) {
       return {
         value: undefined,
         issues: [
@@ -594,7 +616,7 @@ export function checkParameter(
         ],
       };
     }
-    value = Number(raw.trim());
+    value = n;
   } else if (types.has('number') && !types.has('string')) {
     const n = Number(raw);
     if (raw.trim() === '' || Number.isNaN(n)) {

@@ -3,6 +3,8 @@
  * OpenAPI document and read by the client, the emulator, the CLI and the apps
  * (docs/deployed-servers.md explains each). Browser-safe: no Node built-ins.
  */
+
+export { profileAcceptsAccessType } from './access-types.js';
 export {
   DERIVED_ID_PREFIX,
   DocumentIdError,
@@ -33,6 +35,7 @@ export {
   type ValidationItem,
   validationMessage,
 } from './profiles.js';
+export { pyRepr, pyStr } from './python.js';
 export { ROLES, type Role, roleAllows } from './roles.js';
 export { ROUTE_VARIANTS, type RouteGroup } from './routes.js';
 export {

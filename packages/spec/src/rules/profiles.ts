@@ -5,6 +5,8 @@
  * recognises them.
  */
 
+import { pyRepr } from './python.js';
+
 export type Profile = 'seed' | 'deployed';
 
 export const PROFILES: readonly Profile[] = Object.freeze(['seed', 'deployed']);
@@ -29,28 +31,6 @@ export interface ValidationItem {
 export const NOT_AUTHENTICATED_DETAIL = 'Access denied. User is not authenticated.';
 
 const detail = (status: number, text: string): Answer => ({ status, body: { detail: text } });
-
-/** A Python literal, as `repr()` writes it: how deployed servers quote validation errors. */
-function pyRepr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') {
-    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    const body = value
-      .replaceAll('\\', '\\\\')
-      .replaceAll('\n', '\\n')
-      .replaceAll(quote, `\\${quote}`);
-    return quote + body + quote;
-  }
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>);
-    return `{${entries.map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ')}}`;
-  }
-  return pyRepr(String(value));
-}
 
 /** A `loc` as Python writes a tuple. */
 function pyTuple(loc: readonly (string | number)[]): string {
@@ -153,6 +133,48 @@ export const ANSWERS = {
   /** A document id that cannot be stored (a lone surrogate), every profile. */
   invalidDocumentId(message: string): Answer {
     return { status: 400, body: { message } };
+  },
+  /** An unexpected failure (deployed servers' catch-all handler; the framework's default). */
+  internalError(profile: Profile): Answer {
+    return profile === 'deployed'
+      ? { status: 500, body: { error_code: 'INTERNAL_ERROR', detail: 'Unexpected error' } }
+      : detail(500, 'Internal Server Error');
+  },
+  /** Listing the documents of a pair that does not exist (deployed main line: 403). */
+  pairDocumentsUnknown(profile: Profile, ccPairId: number): Answer {
+    return profile === 'deployed'
+      ? {
+          status: 403,
+          body: {
+            error_code: 'INSUFFICIENT_PERMISSIONS',
+            detail: "Connection not found for current user's permissions",
+          },
+        }
+      : detail(404, `Connector-credential pair with id ${ccPairId} not found (cc_pair_id)`);
+  },
+  /** Deleting a document that does not exist: 404 in every profile. */
+  documentUnknown(profile: Profile, documentId: string): Answer {
+    return detail(
+      404,
+      profile === 'deployed'
+        ? 'Document not found'
+        : `Document '${documentId}' not found (document_id)`,
+    );
+  },
+  /** Deleting a document that a connector indexed, not the ingestion call: 400. */
+  documentNotIngested(profile: Profile, documentId: string): Answer {
+    return detail(
+      400,
+      profile === 'deployed'
+        ? 'Document was not created via the ingestion API'
+        : `Document '${documentId}' was not created through the ingestion API and cannot be deleted with this call`,
+    );
+  },
+  /** A private-key upload with a `type_definition_key` the server does not know. */
+  privateKeyTypeUnknown(profile: Profile, key: string, known: readonly string[]): Answer {
+    return profile === 'deployed'
+      ? { status: 400, body: { message: `'${key}' is not a valid PrivateKeyFileTypes` } }
+      : detail(400, `Invalid type_definition_key '${key}': expected one of ${known.join(', ')}`);
   },
 } as const;
 

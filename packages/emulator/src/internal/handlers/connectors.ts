@@ -1,0 +1,136 @@
+// Connectors and their credential associations: creation, association on either path (the
+// seed's `/manage/admin/connector/...` and deployed servers' `/manage/connector/...`), and the
+// removal of a pair.
+import { toRfc3339 } from '@kis/spec/formats';
+import { ANSWERS, DEFAULT_CREDENTIAL_ID, needsCredential } from '@kis/spec/rules';
+import { AnswerError, HttpError } from '../errors.js';
+import type { Handlers, Schemas } from '../op-types.js';
+import { canonicalAccessType, type HandlerContext } from './context.js';
+
+type AssociationBody =
+  | Schemas['ConnectorCredentialPairMetadata']
+  | Schemas['ConnectorCredentialPairRequest'];
+
+/** Deployed servers' processing mode when the body names none. */
+const DEFAULT_PROCESSING_MODE = 'REGULAR';
+
+function associate(
+  ctx: HandlerContext,
+  connectorId: number,
+  credentialId: number,
+  body: AssociationBody | undefined,
+): Schemas['StatusResponse'] {
+  const { store, profile } = ctx;
+  const connector = store.getConnector(connectorId);
+  if (connector === undefined) {
+    throw new AnswerError(ANSWERS.associationUnknown(profile, 'connector', connectorId));
+  }
+  const credential = store.getCredential(credentialId);
+  if (credential === undefined) {
+    throw new AnswerError(ANSWERS.associationUnknown(profile, 'credential', credentialId));
+  }
+  if (ctx.behaviour.checkPairSources) {
+    if (credentialId === DEFAULT_CREDENTIAL_ID) {
+      if (needsCredential(connector.source)) {
+        throw new HttpError(
+          400,
+          `Credential ${DEFAULT_CREDENTIAL_ID} is the default empty credential, usable only by sources that need none; connector ${connectorId} has source '${connector.source}': associate a credential of source '${connector.source}'`,
+        );
+      }
+    } else if (credential.source !== connector.source) {
+      throw new HttpError(
+        400,
+        `Credential ${credentialId} has source '${credential.source}' but connector ${connectorId} has source '${connector.source}': the sources must match`,
+      );
+    }
+  }
+  if (store.findPair(connectorId, credentialId) !== undefined) {
+    throw new AnswerError(ANSWERS.associationExists(profile, connectorId, credentialId));
+  }
+  const pair = store.createPair({
+    connector_id: connectorId,
+    credential_id: credentialId,
+    name: body?.name ?? connector.name,
+    access_type: canonicalAccessType(body?.access_type) ?? connector.access_type ?? 'public',
+    groups: body?.groups ?? [],
+    auto_sync_options: body?.auto_sync_options ?? null,
+    processing_mode: body?.processing_mode ?? DEFAULT_PROCESSING_MODE,
+  });
+  return {
+    success: true,
+    message: `Credential ${credentialId} associated with connector ${connectorId}: connector/credential pair ${pair.id}`,
+    data: pair.id,
+  };
+}
+
+export function connectorHandlers(
+  ctx: HandlerContext,
+): Pick<
+  Handlers,
+  | 'createConnector'
+  | 'associateCredentialWithConnector'
+  | 'associateCredential'
+  | 'dissociateCredential'
+> {
+  const { store, profile } = ctx;
+  return {
+    createConnector({ body }) {
+      if (store.findConnectorByNameAndSource(body.name, body.source) !== undefined) {
+        const refused = ANSWERS.duplicateConnector(profile, body.name, body.source);
+        if (refused !== undefined) throw new AnswerError(refused);
+      }
+      const connector = store.createConnector({
+        name: body.name,
+        source: body.source,
+        input_type: body.input_type,
+        access_type: canonicalAccessType(body.access_type),
+        connector_specific_config: body.connector_specific_config,
+        refresh_freq: body.refresh_freq ?? null,
+        prune_freq: body.prune_freq ?? null,
+        indexing_start: body.indexing_start == null ? null : toRfc3339(body.indexing_start),
+        groups: body.groups ?? [],
+      });
+      return { status: 200, body: { id: connector.id, credential: null } };
+    },
+
+    associateCredentialWithConnector({ params, body }) {
+      return {
+        status: 200,
+        body: associate(ctx, params.connector_id, params.credential_id, body),
+      };
+    },
+
+    associateCredential({ params, body }) {
+      return {
+        status: 200,
+        body: associate(ctx, params.connector_id, params.credential_id, body),
+      };
+    },
+
+    dissociateCredential({ params }) {
+      const { connector_id: connectorId, credential_id: credentialId } = params;
+      if (store.getConnector(connectorId) === undefined) {
+        throw new HttpError(404, 'Connector does not exist');
+      }
+      if (store.getCredential(credentialId) === undefined) {
+        throw new HttpError(404, 'Credential does not exist or does not belong to user');
+      }
+      const pair = store.findPair(connectorId, credentialId);
+      const removed = pair !== undefined && store.deletePair(pair.id);
+      return {
+        status: 200,
+        body: removed
+          ? {
+              success: true,
+              message: `Credential ${credentialId} removed from Connector`,
+              data: connectorId,
+            }
+          : {
+              success: false,
+              message: `Connector already does not have Credential ${credentialId}`,
+              data: connectorId,
+            },
+      };
+    },
+  };
+}

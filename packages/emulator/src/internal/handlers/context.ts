@@ -1,0 +1,20 @@
+import type { Profile } from '@kis/spec/rules';
+import type { ProfileBehaviour } from '../profile.js';
+import type { Store } from '../store.js';
+
+/** What every handler may use. */
+export interface HandlerContext {
+  store: Store;
+  profile: Profile;
+  behaviour: ProfileBehaviour;
+  /** Added service time per ingestion request, in milliseconds. */
+  latencyMs: number;
+  now: () => Date;
+  /** The `backend_version` the emulator reports. */
+  version: string;
+}
+
+/** `public`, `private`, `sync` whatever the spelling (`PUBLIC` in the seed's example). */
+export function canonicalAccessType(value: string | null | undefined): string | null {
+  return typeof value === 'string' ? value.toLowerCase() : null;
+}

@@ -1,0 +1,270 @@
+// The emulator's command-line options, shared by `kis-emulator` and `kis emulator`: one table of
+// flags (same names, same defaults, same checks) and one parser from flag values to
+// `EmulatorOptions`. Each launcher keeps its own output; the ready report is shared too.
+import { resolve } from 'node:path';
+import { PROFILES } from '@kis/spec/rules';
+import { DEFAULT_MAX_BODY_BYTES, type Emulator, type EmulatorOptions } from './emulator.js';
+import { checkKeyFormat } from './internal/auth.js';
+import { parseProfile } from './internal/profile.js';
+
+export interface EmulatorFlag {
+  /** The flag without its dashes, e.g. `max-body-bytes`. */
+  readonly name: string;
+  /** The property the parsed value is read from (camelCase, as commander names it). */
+  readonly key: string;
+  /** The value's placeholder in help; absent for a switch. */
+  readonly value?: string;
+  /** May be given several times. */
+  readonly multiple?: boolean;
+  readonly help: string;
+}
+
+export const EMULATOR_DEFAULTS = Object.freeze({
+  port: 8080,
+  host: '127.0.0.1',
+  db: 'kis-emulator.db',
+  profile: 'seed',
+  indexIntervalMs: 5,
+});
+
+export const EMULATOR_FLAGS: readonly EmulatorFlag[] = Object.freeze([
+  {
+    name: 'port',
+    key: 'port',
+    value: 'N',
+    help: `TCP port (default ${EMULATOR_DEFAULTS.port}; 0 picks a free port)`,
+  },
+  {
+    name: 'host',
+    key: 'host',
+    value: 'HOST',
+    help: `interface to listen on (default ${EMULATOR_DEFAULTS.host})`,
+  },
+  {
+    name: 'db',
+    key: 'db',
+    value: 'FILE',
+    help: `SQLite database file (default ./${EMULATOR_DEFAULTS.db}; ":memory:" for none)`,
+  },
+  {
+    name: 'profile',
+    key: 'profile',
+    value: 'NAME',
+    help: `server to play: ${PROFILES.join(' or ')} (default ${EMULATOR_DEFAULTS.profile}; deployed: the servers people run)`,
+  },
+  {
+    name: 'admin-key',
+    key: 'adminKey',
+    value: 'KEY',
+    help: 'admin API key (default: $KIS_EMULATOR_ADMIN_KEY, else a random key printed at start)',
+  },
+  {
+    name: 'curator-key',
+    key: 'curatorKey',
+    value: 'KEY',
+    multiple: true,
+    help: 'a curator API key; repeat for several (also $KIS_EMULATOR_CURATOR_KEY, comma-separated)',
+  },
+  {
+    name: 'user-key',
+    key: 'userKey',
+    value: 'KEY',
+    multiple: true,
+    help: 'a basic API key; repeat for several (also $KIS_EMULATOR_USER_KEY, comma-separated)',
+  },
+  {
+    name: 'max-body-bytes',
+    key: 'maxBodyBytes',
+    value: 'N',
+    help: `largest accepted request body (default ${DEFAULT_MAX_BODY_BYTES}); 413 above`,
+  },
+  {
+    name: 'latency-ms',
+    key: 'latencyMs',
+    value: 'N',
+    help: 'added service time per ingestion request (default 0)',
+  },
+  {
+    name: 'cors-origin',
+    key: 'corsOrigin',
+    value: 'ORIGIN',
+    multiple: true,
+    help: 'allow browser calls from ORIGIN (repeatable; "*" for any); off by default',
+  },
+  {
+    name: 'index-interval-ms',
+    key: 'indexIntervalMs',
+    value: 'N',
+    help: `milliseconds between indexing batches (default ${EMULATOR_DEFAULTS.indexIntervalMs})`,
+  },
+  {
+    name: 'log-requests',
+    key: 'logRequests',
+    help: 'print one line per request (method, path, status, time)',
+  },
+]);
+
+/**
+ * Parsed flag values by `EmulatorFlag.key`: a string, a list of strings (`multiple`), or true for
+ * a switch; anything else counts as not given.
+ */
+export type EmulatorFlagValues = Readonly<Record<string, unknown>>;
+
+/** A flag or environment value the emulator cannot start with; the message names it. */
+export class EmulatorUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmulatorUsageError';
+  }
+}
+
+export interface EmulatorLaunch {
+  /** Options for `startEmulator` (request lines are the launcher's to print: `logRequests`). */
+  options: EmulatorOptions;
+  /** Where the admin key came from (`--admin-key`, an environment variable...), or undefined when generated. */
+  adminKeySource: string | undefined;
+  logRequests: boolean;
+}
+
+export interface LaunchEnvironment {
+  env: Readonly<Record<string, string | undefined>>;
+  /** Directory a relative `--db` is resolved from. */
+  cwd: string;
+  /** The admin key to use when `--admin-key` is not given, before $KIS_EMULATOR_ADMIN_KEY. */
+  adminKey?: { key: string; source: string };
+}
+
+function text(values: EmulatorFlagValues, key: string): string | undefined {
+  const v = values[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+function list(values: EmulatorFlagValues, key: string): string[] {
+  const v = values[key];
+  if (typeof v === 'string') return [v];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+function integer(name: string, value: string | undefined, min: number, max?: number) {
+  if (value === undefined) return undefined;
+  const n = Number(value.trim());
+  if (!/^\d+$/.test(value.trim()) || n < min || (max !== undefined && n > max)) {
+    throw new EmulatorUsageError(
+      `--${name} must be an integer from ${min} to ${max ?? 'any'} (got '${value}')`,
+    );
+  }
+  return n;
+}
+
+function envList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+}
+
+function checkKey(key: string, name: string): void {
+  try {
+    checkKeyFormat(key, name);
+  } catch (error) {
+    throw new EmulatorUsageError((error as Error).message);
+  }
+}
+
+/** The emulator options the flag values ask for; throws `EmulatorUsageError` naming a bad flag. */
+export function emulatorLaunch(
+  values: EmulatorFlagValues,
+  environment: LaunchEnvironment,
+): EmulatorLaunch {
+  const { env } = environment;
+  let profile: EmulatorOptions['profile'];
+  try {
+    profile = parseProfile(text(values, 'profile') ?? EMULATOR_DEFAULTS.profile, '--profile');
+  } catch (error) {
+    throw new EmulatorUsageError((error as Error).message);
+  }
+  let adminKey = text(values, 'adminKey');
+  let adminKeySource = adminKey === undefined ? undefined : '--admin-key';
+  if (adminKey === undefined && environment.adminKey !== undefined) {
+    ({ key: adminKey, source: adminKeySource } = environment.adminKey);
+  }
+  if (adminKey === undefined && env.KIS_EMULATOR_ADMIN_KEY) {
+    adminKey = env.KIS_EMULATOR_ADMIN_KEY;
+    adminKeySource = 'KIS_EMULATOR_ADMIN_KEY';
+  }
+  if (adminKey !== undefined) checkKey(adminKey, adminKeySource ?? '--admin-key');
+  const userKeys = [...list(values, 'userKey'), ...envList(env.KIS_EMULATOR_USER_KEY)];
+  const curatorKeys = [...list(values, 'curatorKey'), ...envList(env.KIS_EMULATOR_CURATOR_KEY)];
+  for (const key of userKeys) checkKey(key, '--user-key / KIS_EMULATOR_USER_KEY');
+  for (const key of curatorKeys) checkKey(key, '--curator-key / KIS_EMULATOR_CURATOR_KEY');
+  const db = text(values, 'db') ?? EMULATOR_DEFAULTS.db;
+  const options: EmulatorOptions = {
+    port: integer('port', text(values, 'port'), 0, 65535) ?? EMULATOR_DEFAULTS.port,
+    host: text(values, 'host') ?? EMULATOR_DEFAULTS.host,
+    dbPath: db === ':memory:' ? db : resolve(environment.cwd, db),
+    profile,
+    userKeys,
+    curatorKeys,
+    maxBodyBytes:
+      integer('max-body-bytes', text(values, 'maxBodyBytes'), 1) ?? DEFAULT_MAX_BODY_BYTES,
+    latencyMs: integer('latency-ms', text(values, 'latencyMs'), 0) ?? 0,
+    indexing: {
+      intervalMs:
+        integer('index-interval-ms', text(values, 'indexIntervalMs'), 1) ??
+        EMULATOR_DEFAULTS.indexIntervalMs,
+    },
+    overrideGlobalObjects: true,
+  };
+  if (adminKey !== undefined) options.adminKey = adminKey;
+  const origins = list(values, 'corsOrigin');
+  if (origins.length > 0) options.corsOrigin = origins.length === 1 ? origins[0]! : origins;
+  return { options, adminKeySource, logRequests: values.logRequests === true };
+}
+
+/** The ready report of a started emulator: a JSON object and the human lines. */
+export function readyReport(
+  emulator: Emulator,
+  launch: Pick<EmulatorLaunch, 'adminKeySource'>,
+): { json: Record<string, unknown>; lines: string[] } {
+  const source = launch.adminKeySource;
+  return {
+    json: {
+      ready: true,
+      base_url: emulator.baseUrl,
+      url: emulator.url,
+      profile: emulator.profile,
+      admin_key: source === undefined ? emulator.adminKey : null,
+      admin_key_source: source ?? 'generated',
+      user_keys: emulator.userKeys.length,
+      curator_keys: emulator.curatorKeys.length,
+      db: emulator.dbPath,
+      pid: process.pid,
+    },
+    lines: [
+      'kis-emulator ready',
+      `  base URL:     ${emulator.baseUrl}`,
+      `  profile:      ${emulator.profile}`,
+      source === undefined
+        ? `  admin key:    ${emulator.adminKey}  (development key, new at each start)`
+        : `  admin key:    (from ${source})`,
+      `  curator keys: ${emulator.curatorKeys.length}`,
+      `  user keys:    ${emulator.userKeys.length}`,
+      `  database:     ${emulator.dbPath}`,
+      `  admin page:   ${emulator.url}/`,
+      `  state:        ${emulator.url}/_emulator/state`,
+    ],
+  };
+}
+
+/** The options part of a usage text: one line per flag, aligned. */
+export function flagHelp(extra: readonly { flag: string; help: string }[] = []): string {
+  const rows = [
+    ...EMULATOR_FLAGS.map((f) => ({
+      flag: `--${f.name}${f.value === undefined ? '' : ` ${f.value}`}`,
+      help: f.help,
+    })),
+    ...extra,
+  ];
+  const width = Math.max(...rows.map((r) => r.flag.length)) + 2;
+  return rows.map((r) => `  ${r.flag.padEnd(width)}${r.help}`).join('\n');
+}

@@ -1,0 +1,75 @@
+// A database written by the previous emulator (schema version 1) is upgraded when opened: pairs
+// get a processing mode column, uploaded files a uuid record id. Other versions are refused.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kis-emulator-upgrade-'));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// The two tables that changed, as schema version 1 wrote them.
+const VERSION_1 = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO meta (key, value) VALUES ('schema_version', '1');
+CREATE TABLE cc_pairs (
+  id INTEGER PRIMARY KEY,
+  connector_id INTEGER NOT NULL,
+  credential_id INTEGER NOT NULL,
+  name TEXT,
+  access_type TEXT NOT NULL,
+  groups TEXT NOT NULL,
+  auto_sync_options TEXT,
+  time_created TEXT NOT NULL,
+  UNIQUE (connector_id, credential_id)
+);
+CREATE TABLE user_files (
+  id INTEGER PRIMARY KEY,
+  file_id TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  file_type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  status TEXT NOT NULL,
+  project_id INTEGER,
+  created_at TEXT NOT NULL
+);
+INSERT INTO user_files (file_id, name, file_type, size, data, status, project_id, created_at)
+  VALUES ('f-1', 'a.png', 'image/png', 1, x'01', 'COMPLETED', NULL, '2026-01-01T00:00:00Z');
+`;
+
+describe('database schema', () => {
+  it('upgrades a version-1 database on open', async () => {
+    const path = join(dir, 'v1.db');
+    const db = new Database(path);
+    db.exec(VERSION_1);
+    db.close();
+    const emulator = await startEmulator({ dbPath: path });
+    try {
+      const [file] = emulator.state.files();
+      expect(file).toMatchObject({ file_id: 'f-1', name: 'a.png' });
+      expect(file?.uid).toMatch(/^[0-9a-f-]{36}$/);
+      expect(emulator.state.pairs()[0]).toMatchObject({ id: 1, processing_mode: null });
+    } finally {
+      await emulator.close();
+    }
+    const reopened = new Database(path, { readonly: true });
+    const version = reopened.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck();
+    expect(version.get()).toBe('2');
+    reopened.close();
+  });
+
+  it('refuses a database of another version, naming both', async () => {
+    const path = join(dir, 'v9.db');
+    const db = new Database(path);
+    db.exec(
+      "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '9');",
+    );
+    db.close();
+    await expect(startEmulator({ dbPath: path })).rejects.toThrow(/schema version 9.*uses 2/);
+  });
+});
