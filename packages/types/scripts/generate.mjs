@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,7 +20,20 @@ const BANNER = `/**
 
 `;
 
-const ast = await openapiTS(pathToFileURL(bundle), {
+// A schema's `$defs` only names related definitions (the per-source maps beside
+// ConnectorCreateRequest and CredentialBase); openapi-typescript would read it as a property.
+function withoutDefs(node) {
+  if (Array.isArray(node)) return node.map(withoutDefs);
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key]) => key !== '$defs')
+      .map(([key, value]) => [key, withoutDefs(value)]),
+  );
+}
+const doc = withoutDefs(JSON.parse(readFileSync(bundle, 'utf8')));
+
+const ast = await openapiTS(doc, {
   alphabetize: false,
   exportType: false,
   defaultNonNullable: false,

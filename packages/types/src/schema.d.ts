@@ -316,6 +316,1745 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * IngestionApiConnectorConfig
+         * @description `connector_specific_config` of a `ingestion_api` connector. The source takes no configuration: send an empty object. Other keys are passed on to the connector. The admin interface does not offer this source.
+         */
+        IngestionApiConnectorConfig: Record<string, never>;
+        /**
+         * SlackConnectorConfig
+         * @description `connector_specific_config` of a `slack` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        SlackConnectorConfig: {
+            /**
+             * Channels
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from [].
+             * @default []
+             */
+            channels?: string[] | null;
+            /**
+             * Enable Channel Regex
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from false.
+             * @default false
+             */
+            channel_regex_enabled?: boolean;
+            /**
+             * Channels to Exclude
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from [].
+             * @default []
+             */
+            exclude_channels?: string[] | null;
+            /**
+             * Enable Exclude Channel Regex
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from false.
+             * @default false
+             */
+            exclude_channel_regex_enabled?: boolean;
+            /**
+             * Include Bot Messages
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from false.
+             * @default false
+             */
+            include_bot_messages?: boolean;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * num_threads
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 8 when it is not given.
+             * @default 8
+             */
+            num_threads?: number;
+            /**
+             * use_redis
+             * @description Taken by the connector but not asked for by the admin interface; the server uses true when it is not given.
+             * @default true
+             */
+            use_redis?: boolean;
+        };
+        /**
+         * WebConnectorConfig
+         * @description `connector_specific_config` of a `web` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Other keys are passed on to the connector.
+         */
+        WebConnectorConfig: {
+            /**
+             * Base URL
+             * @description Required by the admin interface.
+             */
+            base_url: string;
+            /**
+             * Scrape Method
+             * @description Required by the admin interface.
+             * @enum {string}
+             */
+            web_connector_type: "recursive" | "single" | "sitemap";
+            /**
+             * Scroll before scraping
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from false.
+             * @default false
+             */
+            scroll_before_scraping?: boolean;
+            /**
+             * URL Rewrites
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from [].
+             * @default []
+             */
+            url_rewrites?: {
+                source: string;
+                target: string;
+            }[] | null;
+            /**
+             * mintlify_cleanup
+             * @description Taken by the connector but not asked for by the admin interface; the server uses true when it is not given.
+             * @default true
+             */
+            mintlify_cleanup?: boolean;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * GoogleDriveConnectorConfig
+         * @description `connector_specific_config` of a `google_drive` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        GoogleDriveConnectorConfig: {
+            /**
+             * Include shared drives?
+             * @description Belongs to the "General" choice of "How should we index your Google Drive?"; give it only with that choice. The admin interface starts from false.
+             * @default false
+             */
+            include_shared_drives?: boolean;
+            /**
+             * Include Everyone's My Drive?
+             * @description Belongs to the "General" choice of "How should we index your Google Drive?"; give it only with that choice. The admin interface starts from false.
+             * @default false
+             */
+            include_my_drives?: boolean;
+            /**
+             * Include All Files Shared With You?
+             * @description Belongs to the "General" choice of "How should we index your Google Drive?"; give it only with that choice. The admin interface starts from false.
+             * @default false
+             */
+            include_files_shared_with_me?: boolean;
+            /**
+             * Shared Drive URLs
+             * @description Belongs to the "Specific" choice of "How should we index your Google Drive?"; give it only with that choice. The admin interface starts from "".
+             * @default
+             */
+            shared_drive_urls?: string | null;
+            /**
+             * Folder URLs
+             * @description Belongs to the "Specific" choice of "How should we index your Google Drive?"; give it only with that choice. The admin interface starts from "".
+             * @default
+             */
+            shared_folder_urls?: string | null;
+            /**
+             * My Drive Emails
+             * @description Belongs to the "Specific" choice of "How should we index your Google Drive?"; give it only with that choice. The admin interface starts from "".
+             * @default
+             */
+            my_drive_emails?: string | null;
+            /**
+             * Specific User Emails
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from "".
+             * @default
+             */
+            specific_user_emails?: string | null;
+            /**
+             * Hide domain link-only files?
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from false.
+             * @default false
+             */
+            exclude_domain_link_only?: boolean;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * folder_paths
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            folder_paths?: string[] | null;
+            /**
+             * include_shared
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            include_shared?: boolean | null;
+            /**
+             * follow_shortcuts
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            follow_shortcuts?: boolean | null;
+            /**
+             * only_org_public
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            only_org_public?: boolean | null;
+            /**
+             * continue_on_failure
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            continue_on_failure?: boolean | null;
+        } & ((unknown & unknown & unknown) | (unknown & unknown & unknown & ({
+            shared_drive_urls: unknown;
+        } | {
+            shared_folder_urls: unknown;
+        } | {
+            my_drive_emails: unknown;
+        })));
+        /**
+         * GmailConnectorConfig
+         * @description `connector_specific_config` of a `gmail` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        GmailConnectorConfig: {
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * GithubConnectorConfig
+         * @description `connector_specific_config` of a `github` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        GithubConnectorConfig: {
+            /**
+             * Repository Owner
+             * @description Required by the admin interface.
+             */
+            repo_owner: string;
+            /**
+             * Repository Name(s)
+             * @description Belongs to the "Specific Repository" choice of "What should we index from GitHub?"; give it only with that choice.
+             */
+            repositories?: string | null;
+            /**
+             * Include pull requests?
+             * @description Optional. The admin interface starts from false.
+             * @default false
+             */
+            include_prs?: boolean;
+            /**
+             * Include Issues?
+             * @description Optional. The admin interface starts from false.
+             * @default false
+             */
+            include_issues?: boolean;
+            /**
+             * Include Documents?
+             * @description Optional. The admin interface starts from false.
+             * @default false
+             */
+            include_files?: boolean;
+            /**
+             * Branch
+             * @description Optional. An advanced setting of the admin interface.
+             */
+            branch?: string | null;
+            /**
+             * state_filter
+             * @description Taken by the connector but not asked for by the admin interface; the server uses "all" when it is not given.
+             * @default all
+             */
+            state_filter?: string;
+        } & ({
+            repositories: unknown;
+        } | unknown);
+        /**
+         * GitbookConnectorConfig
+         * @description `connector_specific_config` of a `gitbook` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        GitbookConnectorConfig: {
+            /**
+             * Space ID
+             * @description Required by the admin interface.
+             */
+            space_id: string;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * GitlabConnectorConfig
+         * @description `connector_specific_config` of a `gitlab` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        GitlabConnectorConfig: {
+            /**
+             * Project Owner
+             * @description Required by the admin interface.
+             */
+            project_owner: string;
+            /**
+             * Project Name
+             * @description Required by the admin interface.
+             */
+            project_name: string;
+            /**
+             * Include MRs
+             * @description Required by the admin interface. An advanced setting of the admin interface. The admin interface starts from true.
+             * @default true
+             */
+            include_mrs: boolean;
+            /**
+             * Include Issues
+             * @description Required by the admin interface. An advanced setting of the admin interface. The admin interface starts from true.
+             * @default true
+             */
+            include_issues: boolean;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * state_filter
+             * @description Taken by the connector but not asked for by the admin interface; the server uses "all" when it is not given.
+             * @default all
+             */
+            state_filter?: string;
+            /**
+             * include_code_files
+             * @description Taken by the connector but not asked for by the admin interface; the server uses false when it is not given.
+             * @default false
+             */
+            include_code_files?: boolean;
+        };
+        /**
+         * GuruConnectorConfig
+         * @description `connector_specific_config` of a `guru` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        GuruConnectorConfig: {
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * guru_user
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            guru_user?: string | null;
+            /**
+             * guru_user_token
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            guru_user_token?: string | null;
+        };
+        /**
+         * BookstackConnectorConfig
+         * @description `connector_specific_config` of a `bookstack` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        BookstackConnectorConfig: {
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * OutlineConnectorConfig
+         * @description `connector_specific_config` of a `outline` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        OutlineConnectorConfig: {
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * ConfluenceConnectorConfig
+         * @description `connector_specific_config` of a `confluence` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        ConfluenceConnectorConfig: {
+            /**
+             * Is Cloud
+             * @description Required by the admin interface. The admin interface starts from true.
+             * @default true
+             */
+            is_cloud: boolean;
+            /**
+             * Wiki Base URL
+             * @description Required by the admin interface.
+             */
+            wiki_base: string;
+            /**
+             * Using scoped token
+             * @description Optional. The admin interface starts from false.
+             * @default false
+             */
+            scoped_token?: boolean;
+            /**
+             * Space Key
+             * @description Belongs to the "Space" choice of "How Should We Index Your Confluence?"; give it only with that choice. The admin interface starts from "".
+             * @default
+             */
+            space?: string;
+            /**
+             * Page ID
+             * @description Belongs to the "Page" choice of "How Should We Index Your Confluence?"; give it only with that choice. The admin interface starts from "".
+             * @default
+             */
+            page_id?: string;
+            /**
+             * Index Recursively
+             * @description Belongs to the "Page" choice of "How Should We Index Your Confluence?"; give it only with that choice. The admin interface starts from true.
+             * @default true
+             */
+            index_recursively?: boolean;
+            /**
+             * CQL Query
+             * @description Belongs to the "CQL Query" choice of "How Should We Index Your Confluence?"; give it only with that choice. The admin interface starts from "".
+             * @default
+             */
+            cql_query?: string | null;
+            /**
+             * Include Attachments
+             * @description Required by the admin interface. The admin interface starts from true.
+             * @default true
+             */
+            include_attachments: boolean;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * continue_on_failure
+             * @description Taken by the connector but not asked for by the admin interface; the server uses false when it is not given.
+             * @default false
+             */
+            continue_on_failure?: boolean;
+            /**
+             * labels_to_skip
+             * @description Taken by the connector but not asked for by the admin interface; the server uses [] when it is not given.
+             * @default []
+             */
+            labels_to_skip?: string[];
+            /**
+             * timezone_offset
+             * @description Taken by the connector but not asked for by the admin interface.
+             */
+            timezone_offset?: number;
+        } & ((unknown & unknown & unknown & unknown) | (unknown & unknown & unknown & {
+            space: unknown;
+        }) | (unknown & unknown & ({
+            page_id: unknown;
+        } | {
+            index_recursively: unknown;
+        })) | (unknown & unknown & unknown & {
+            cql_query: unknown;
+        }));
+        /**
+         * JiraConnectorConfig
+         * @description `connector_specific_config` of a `jira` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        JiraConnectorConfig: {
+            /**
+             * Jira Base URL
+             * @description Required by the admin interface.
+             */
+            jira_base_url: string;
+            /**
+             * Using scoped token
+             * @description Optional. The admin interface starts from false.
+             * @default false
+             */
+            scoped_token?: boolean;
+            /**
+             * Project Key
+             * @description Belongs to the "Project" choice of "How Should We Index Your Jira?"; give it only with that choice.
+             */
+            project_key?: string | null;
+            /**
+             * JQL Query
+             * @description Belongs to the "JQL Query" choice of "How Should We Index Your Jira?"; give it only with that choice.
+             */
+            jql_query?: string | null;
+            /**
+             * Comment Email Blacklist
+             * @description Optional. The admin interface starts from [].
+             * @default []
+             */
+            comment_email_blacklist?: string[] | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * labels_to_skip
+             * @description Taken by the connector but not asked for by the admin interface; the server uses [] when it is not given.
+             * @default []
+             */
+            labels_to_skip?: string[];
+        } & ((unknown & unknown) | (unknown & {
+            project_key: unknown;
+        }) | (unknown & {
+            jql_query: unknown;
+        }));
+        /**
+         * SlabConnectorConfig
+         * @description `connector_specific_config` of a `slab` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        SlabConnectorConfig: {
+            /**
+             * Base URL
+             * @description Required by the admin interface.
+             */
+            base_url: string;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * ProductboardConnectorConfig
+         * @description `connector_specific_config` of a `productboard` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        ProductboardConnectorConfig: {
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * FileConnectorConfig
+         * @description `connector_specific_config` of a `file` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        FileConnectorConfig: {
+            /**
+             * Files
+             * @description Required by the admin interface.
+             */
+            file_locations: string[];
+            /**
+             * zip_metadata
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            zip_metadata?: Record<string, never> | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * CodaConnectorConfig
+         * @description `connector_specific_config` of a `coda` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        CodaConnectorConfig: {
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * index_page_content
+             * @description Taken by the connector but not asked for by the admin interface; the server uses true when it is not given.
+             * @default true
+             */
+            index_page_content?: boolean;
+            /**
+             * workspace_id
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            workspace_id?: string | null;
+        };
+        /**
+         * NotionConnectorConfig
+         * @description `connector_specific_config` of a `notion` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        NotionConnectorConfig: {
+            /**
+             * Root Page ID
+             * @description Optional.
+             */
+            root_page_id?: string | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * recursive_index_enabled
+             * @description Taken by the connector but not asked for by the admin interface; the server uses true when it is not given.
+             * @default true
+             */
+            recursive_index_enabled?: boolean;
+        };
+        /**
+         * ZulipConnectorConfig
+         * @description `connector_specific_config` of a `zulip` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        ZulipConnectorConfig: {
+            /**
+             * Realm Name
+             * @description Required by the admin interface.
+             */
+            realm_name: string;
+            /**
+             * Realm URL
+             * @description Required by the admin interface.
+             */
+            realm_url: string;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * LinearConnectorConfig
+         * @description `connector_specific_config` of a `linear` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        LinearConnectorConfig: {
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * HubspotConnectorConfig
+         * @description `connector_specific_config` of a `hubspot` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        HubspotConnectorConfig: {
+            /**
+             * Object Types
+             * @description Required by the admin interface. The admin interface starts from ["tickets","companies","deals","contacts"].
+             * @default [
+             *       "tickets",
+             *       "companies",
+             *       "deals",
+             *       "contacts"
+             *     ]
+             */
+            object_types: ("tickets" | "companies" | "deals" | "contacts")[] | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * access_token
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            access_token?: string | null;
+        };
+        /**
+         * Document360ConnectorConfig
+         * @description `connector_specific_config` of a `document360` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        Document360ConnectorConfig: {
+            /**
+             * Workspace
+             * @description Required by the admin interface.
+             */
+            workspace: string;
+            /**
+             * Categories
+             * @description Optional. The admin interface starts from [].
+             * @default []
+             */
+            categories?: string[] | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * portal_id
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            portal_id?: unknown;
+            /**
+             * api_token
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            api_token?: unknown;
+        };
+        /**
+         * GongConnectorConfig
+         * @description `connector_specific_config` of a `gong` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        GongConnectorConfig: {
+            /**
+             * Workspaces
+             * @description Optional. The admin interface starts from [].
+             * @default []
+             */
+            workspaces?: string[] | null;
+            /**
+             * hide_user_info
+             * @description Taken by the connector but not asked for by the admin interface; the server uses false when it is not given.
+             * @default false
+             */
+            hide_user_info?: boolean;
+        };
+        /**
+         * GoogleSitesConnectorConfig
+         * @description `connector_specific_config` of a `google_sites` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        GoogleSitesConnectorConfig: {
+            /**
+             * File Locations
+             * @description Required by the admin interface. The admin interface uploads a file and submits where it is stored under this key.
+             */
+            zip_path: string;
+            /**
+             * Base URL
+             * @description Required by the admin interface.
+             */
+            base_url: string;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * ZendeskConnectorConfig
+         * @description `connector_specific_config` of a `zendesk` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        ZendeskConnectorConfig: {
+            /**
+             * Content Type
+             * @description Required by the admin interface. The admin interface starts from "articles".
+             * @default articles
+             * @enum {string}
+             */
+            content_type: "articles" | "tickets";
+            /**
+             * API Calls per Minute
+             * @description Optional. An advanced setting of the admin interface.
+             */
+            calls_per_minute?: number | null;
+        };
+        /**
+         * LoopioConnectorConfig
+         * @description `connector_specific_config` of a `loopio` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        LoopioConnectorConfig: {
+            /**
+             * Loopio Stack Name
+             * @description Optional.
+             */
+            loopio_stack_name?: string | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * DropboxConnectorConfig
+         * @description `connector_specific_config` of a `dropbox` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        DropboxConnectorConfig: {
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * SharepointConnectorConfig
+         * @description `connector_specific_config` of a `sharepoint` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        SharepointConnectorConfig: {
+            /**
+             * Sites
+             * @description Optional. The admin interface starts from [].
+             * @default []
+             */
+            sites?: string[] | null;
+            /**
+             * Index Documents
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from true.
+             * @default true
+             */
+            include_site_documents?: boolean;
+            /**
+             * Index ASPX Sites
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from true.
+             * @default true
+             */
+            include_site_pages?: boolean;
+            /**
+             * Treat sharing links as public?
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from false.
+             * @default false
+             */
+            treat_sharing_link_as_public?: boolean;
+            /**
+             * Excluded Sites
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from [].
+             * @default []
+             */
+            excluded_sites?: string[] | null;
+            /**
+             * Excluded Paths
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from [].
+             * @default []
+             */
+            excluded_paths?: string[] | null;
+            /**
+             * Authority Host
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from "https://login.microsoftonline.com".
+             * @default https://login.microsoftonline.com
+             */
+            authority_host?: string;
+            /**
+             * Graph API Host
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from "https://graph.microsoft.com".
+             * @default https://graph.microsoft.com
+             */
+            graph_api_host?: string;
+            /**
+             * SharePoint Domain Suffix
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from "sharepoint.com".
+             * @default sharepoint.com
+             */
+            sharepoint_domain_suffix?: string;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * TeamsConnectorConfig
+         * @description `connector_specific_config` of a `teams` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        TeamsConnectorConfig: {
+            /**
+             * Teams
+             * @description Optional. The admin interface starts from [].
+             * @default []
+             */
+            teams?: string[] | null;
+            /**
+             * Authority Host
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from "https://login.microsoftonline.com".
+             * @default https://login.microsoftonline.com
+             */
+            authority_host?: string;
+            /**
+             * Graph API Host
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from "https://graph.microsoft.com".
+             * @default https://graph.microsoft.com
+             */
+            graph_api_host?: string;
+            /**
+             * max_workers
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 10 when it is not given.
+             * @default 10
+             */
+            max_workers?: number;
+        };
+        /**
+         * SalesforceConnectorConfig
+         * @description `connector_specific_config` of a `salesforce` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        SalesforceConnectorConfig: {
+            /**
+             * Requested Objects
+             * @description Belongs to the "Simple" choice of "Configuration Type"; give it only with that choice.
+             */
+            requested_objects?: string[] | null;
+            /**
+             * Custom Query Config
+             * @description Belongs to the "Advanced" choice of "Configuration Type"; give it only with that choice.
+             */
+            custom_query_config?: string | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        } & (unknown | (unknown & {
+            custom_query_config: unknown;
+        }));
+        /**
+         * DiscourseConnectorConfig
+         * @description `connector_specific_config` of a `discourse` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        DiscourseConnectorConfig: {
+            /**
+             * Base URL
+             * @description Required by the admin interface.
+             */
+            base_url: string;
+            /**
+             * Categories
+             * @description Optional. The admin interface starts from [].
+             * @default []
+             */
+            categories?: string[] | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * AxeroConnectorConfig
+         * @description `connector_specific_config` of a `axero` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        AxeroConnectorConfig: {
+            /**
+             * Spaces
+             * @description Optional. The admin interface starts from [].
+             * @default []
+             */
+            spaces?: string[] | null;
+            /**
+             * include_article
+             * @description Taken by the connector but not asked for by the admin interface; the server uses true when it is not given.
+             * @default true
+             */
+            include_article?: boolean;
+            /**
+             * include_blog
+             * @description Taken by the connector but not asked for by the admin interface; the server uses true when it is not given.
+             * @default true
+             */
+            include_blog?: boolean;
+            /**
+             * include_wiki
+             * @description Taken by the connector but not asked for by the admin interface; the server uses true when it is not given.
+             * @default true
+             */
+            include_wiki?: boolean;
+            /**
+             * include_forum
+             * @description Taken by the connector but not asked for by the admin interface; the server uses true when it is not given.
+             * @default true
+             */
+            include_forum?: boolean;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * ClickupConnectorConfig
+         * @description `connector_specific_config` of a `clickup` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        ClickupConnectorConfig: {
+            /**
+             * Connector Type
+             * @description Required by the admin interface.
+             * @enum {string|null}
+             */
+            connector_type: "list" | "folder" | "space" | "workspace" | null;
+            /**
+             * Connector IDs
+             * @description Optional. The admin interface starts from [].
+             * @default []
+             */
+            connector_ids?: string[] | null;
+            /**
+             * Retrieve Task Comments
+             * @description Required by the admin interface. The admin interface starts from false.
+             * @default false
+             */
+            retrieve_task_comments: boolean;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * api_token
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            api_token?: string | null;
+            /**
+             * team_id
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            team_id?: string | null;
+        };
+        /**
+         * MediawikiConnectorConfig
+         * @description `connector_specific_config` of a `mediawiki` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        MediawikiConnectorConfig: {
+            /**
+             * Language Code
+             * @description Required by the admin interface.
+             */
+            language_code: string;
+            /**
+             * MediaWiki Site URL
+             * @description Required by the admin interface.
+             */
+            hostname: string;
+            /**
+             * Categories to index
+             * @description Optional. The admin interface starts from []. The server needs it to build the connector, though its form may omit it.
+             * @default []
+             */
+            categories?: string[];
+            /**
+             * Pages
+             * @description Optional. The admin interface starts from []. The server needs it to build the connector, though its form may omit it.
+             * @default []
+             */
+            pages?: string[];
+            /**
+             * Recursion Depth
+             * @description Optional. The server needs it to build the connector, though its form may omit it.
+             */
+            recurse_depth?: number;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * WikipediaConnectorConfig
+         * @description `connector_specific_config` of a `wikipedia` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        WikipediaConnectorConfig: {
+            /**
+             * Language Code
+             * @description Required by the admin interface.
+             */
+            language_code: string;
+            /**
+             * Categories to index
+             * @description Optional. The admin interface starts from []. The server needs it to build the connector, though its form may omit it.
+             * @default []
+             */
+            categories?: string[];
+            /**
+             * Pages
+             * @description Optional. The admin interface starts from []. The server needs it to build the connector, though its form may omit it.
+             * @default []
+             */
+            pages?: string[];
+            /**
+             * Recursion Depth
+             * @description Required by the admin interface.
+             */
+            recurse_depth: number;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * AsanaConnectorConfig
+         * @description `connector_specific_config` of a `asana` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        AsanaConnectorConfig: {
+            /**
+             * Workspace ID
+             * @description Required by the admin interface.
+             */
+            asana_workspace_id: string;
+            /**
+             * Project IDs
+             * @description Optional.
+             */
+            asana_project_ids?: string | null;
+            /**
+             * Team ID
+             * @description Optional.
+             */
+            asana_team_id?: string | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * continue_on_failure
+             * @description Taken by the connector but not asked for by the admin interface; the server uses false when it is not given.
+             * @default false
+             */
+            continue_on_failure?: boolean;
+        };
+        /**
+         * S3ConnectorConfig
+         * @description `connector_specific_config` of a `s3` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        S3ConnectorConfig: {
+            /**
+             * Bucket Name
+             * @description Required by the admin interface.
+             */
+            bucket_name: string;
+            /**
+             * Prefix
+             * @description Optional.
+             */
+            prefix?: string;
+            /**
+             * AWS Region
+             * @description Optional.
+             */
+            region_name?: string | null;
+            /**
+             * Bucket Type
+             * @description Required by the admin interface. The admin interface fills it in without showing it. The admin interface starts from "s3".
+             * @default s3
+             */
+            bucket_type: string;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * european_residency
+             * @description Taken by the connector but not asked for by the admin interface; the server uses false when it is not given.
+             * @default false
+             */
+            european_residency?: boolean;
+        };
+        /**
+         * R2ConnectorConfig
+         * @description `connector_specific_config` of a `r2` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        R2ConnectorConfig: {
+            /**
+             * Bucket Name
+             * @description Required by the admin interface.
+             */
+            bucket_name: string;
+            /**
+             * Prefix
+             * @description Optional.
+             */
+            prefix?: string;
+            /**
+             * EU Data Residency
+             * @description Optional. The admin interface starts from false.
+             * @default false
+             */
+            european_residency?: boolean;
+            /**
+             * Bucket Type
+             * @description Required by the admin interface. The admin interface fills it in without showing it. The admin interface starts from "r2".
+             * @default r2
+             */
+            bucket_type: string;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * region_name
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            region_name?: string | null;
+        };
+        /**
+         * GoogleCloudStorageConnectorConfig
+         * @description `connector_specific_config` of a `google_cloud_storage` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        GoogleCloudStorageConnectorConfig: {
+            /**
+             * Bucket Name
+             * @description Required by the admin interface.
+             */
+            bucket_name: string;
+            /**
+             * Path Prefix
+             * @description Optional.
+             */
+            prefix?: string;
+            /**
+             * Bucket Type
+             * @description Required by the admin interface. The admin interface fills it in without showing it. The admin interface starts from "google_cloud_storage".
+             * @default google_cloud_storage
+             */
+            bucket_type: string;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * european_residency
+             * @description Taken by the connector but not asked for by the admin interface; the server uses false when it is not given.
+             * @default false
+             */
+            european_residency?: boolean;
+            /**
+             * region_name
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            region_name?: string | null;
+        };
+        /**
+         * OciStorageConnectorConfig
+         * @description `connector_specific_config` of a `oci_storage` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        OciStorageConnectorConfig: {
+            /**
+             * Bucket Name
+             * @description Required by the admin interface.
+             */
+            bucket_name: string;
+            /**
+             * Prefix
+             * @description Optional.
+             */
+            prefix?: string;
+            /**
+             * Bucket Type
+             * @description Required by the admin interface. The admin interface fills it in without showing it. The admin interface starts from "oci_storage".
+             * @default oci_storage
+             */
+            bucket_type: string;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * european_residency
+             * @description Taken by the connector but not asked for by the admin interface; the server uses false when it is not given.
+             * @default false
+             */
+            european_residency?: boolean;
+            /**
+             * region_name
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            region_name?: string | null;
+        };
+        /**
+         * XenforoConnectorConfig
+         * @description `connector_specific_config` of a `xenforo` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        XenforoConnectorConfig: {
+            /**
+             * URL
+             * @description Required by the admin interface.
+             */
+            base_url: string;
+        };
+        /**
+         * NotApplicableConnectorConfig
+         * @description `connector_specific_config` of a `not_applicable` connector. The source takes no configuration: send an empty object. Other keys are passed on to the connector. The admin interface does not offer this source.
+         */
+        NotApplicableConnectorConfig: Record<string, never>;
+        /**
+         * DiscordConnectorConfig
+         * @description `connector_specific_config` of a `discord` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        DiscordConnectorConfig: {
+            /**
+             * Server IDs
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from [].
+             * @default []
+             */
+            server_ids?: string[] | null;
+            /**
+             * Channels
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from [].
+             * @default []
+             */
+            channel_names?: string[] | null;
+            /**
+             * Start Date
+             * @description Optional. An advanced setting of the admin interface.
+             */
+            start_date?: string | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * FreshdeskConnectorConfig
+         * @description `connector_specific_config` of a `freshdesk` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        FreshdeskConnectorConfig: {
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * FirefliesConnectorConfig
+         * @description `connector_specific_config` of a `fireflies` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        FirefliesConnectorConfig: {
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * EgnyteConnectorConfig
+         * @description `connector_specific_config` of a `egnyte` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        EgnyteConnectorConfig: {
+            /**
+             * Folder Path
+             * @description Optional.
+             */
+            folder_path?: string | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * AirtableConnectorConfig
+         * @description `connector_specific_config` of a `airtable` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        AirtableConnectorConfig: {
+            /**
+             * Airtable URL
+             * @description Belongs to the "Specific Table" choice of "What should we index from Airtable?"; give it only with that choice.
+             */
+            airtable_url?: string;
+            /**
+             * Share ID
+             * @description Belongs to the "Specific Table" choice of "What should we index from Airtable?"; give it only with that choice.
+             */
+            share_id?: string | null;
+            /**
+             * Treat all fields except attachments as metadata
+             * @description Required by the admin interface. The admin interface starts from false.
+             * @default false
+             */
+            treat_all_non_attachment_fields_as_metadata: boolean;
+            /**
+             * base_id
+             * @description Taken by the connector but not asked for by the admin interface; the server uses "" when it is not given.
+             * @default
+             */
+            base_id?: string;
+            /**
+             * table_name_or_id
+             * @description Taken by the connector but not asked for by the admin interface; the server uses "" when it is not given.
+             * @default
+             */
+            table_name_or_id?: string;
+            /**
+             * view_id
+             * @description Taken by the connector but not asked for by the admin interface; the server uses null when it is not given.
+             */
+            view_id?: string | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        } & ((unknown & unknown) | ({
+            airtable_url: unknown;
+        } | {
+            share_id: unknown;
+        }));
+        /**
+         * HighspotConnectorConfig
+         * @description `connector_specific_config` of a `highspot` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        HighspotConnectorConfig: {
+            /**
+             * Spot Name(s)
+             * @description Belongs to the "Specific Spots" choice of "What should we index from Highspot?"; give it only with that choice.
+             */
+            spot_names?: string[] | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        } & ({
+            spot_names: unknown;
+        } | unknown);
+        /**
+         * DrupalWikiConnectorConfig
+         * @description `connector_specific_config` of a `drupal_wiki` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        DrupalWikiConnectorConfig: {
+            /**
+             * Base URL
+             * @description Required by the admin interface.
+             */
+            base_url: string;
+            /**
+             * Space IDs
+             * @description Belongs to the "Specific Spaces/Pages" choice of "What should we index from Drupal Wiki?"; give it only with that choice.
+             */
+            spaces?: string[] | null;
+            /**
+             * Page IDs
+             * @description Belongs to the "Specific Spaces/Pages" choice of "What should we index from Drupal Wiki?"; give it only with that choice.
+             */
+            pages?: string[] | null;
+            /**
+             * Include Attachments
+             * @description Required by the admin interface. The admin interface starts from false.
+             * @default false
+             */
+            include_attachments: boolean;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+            /**
+             * continue_on_failure
+             * @description Taken by the connector but not asked for by the admin interface; the server uses false when it is not given.
+             * @default false
+             */
+            continue_on_failure?: boolean;
+            /**
+             * allow_images
+             * @description Taken by the connector but not asked for by the admin interface; the server uses false when it is not given.
+             * @default false
+             */
+            allow_images?: boolean;
+        } & ((unknown & unknown) | ({
+            spaces: unknown;
+        } | {
+            pages: unknown;
+        }));
+        /**
+         * ImapConnectorConfig
+         * @description `connector_specific_config` of a `imap` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        ImapConnectorConfig: {
+            /**
+             * IMAP Server Host
+             * @description Required by the admin interface.
+             */
+            host: string;
+            /**
+             * IMAP Server Port
+             * @description Optional. The admin interface starts from 993.
+             * @default 993
+             */
+            port?: number;
+            /**
+             * Mailboxes
+             * @description Optional. The admin interface starts from [].
+             * @default []
+             */
+            mailboxes?: string[] | null;
+        };
+        /**
+         * BitbucketConnectorConfig
+         * @description `connector_specific_config` of a `bitbucket` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        BitbucketConnectorConfig: {
+            /**
+             * Workspace
+             * @description Required by the admin interface.
+             */
+            workspace: string;
+            /**
+             * Repository Slugs
+             * @description Belongs to the "Specific Repositories" choice of "What should be indexed from Bitbucket?"; give it only with that choice.
+             */
+            repositories?: string | null;
+            /**
+             * Project Key(s)
+             * @description Belongs to the "Project(s)" choice of "What should be indexed from Bitbucket?"; give it only with that choice.
+             */
+            projects?: string | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        } & ((unknown & {
+            repositories: unknown;
+        }) | (unknown & {
+            projects: unknown;
+        }) | (unknown & unknown));
+        /**
+         * TestrailConnectorConfig
+         * @description `connector_specific_config` of a `testrail` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        TestrailConnectorConfig: {
+            /**
+             * Project IDs
+             * @description Optional.
+             */
+            project_ids?: string | null;
+            /**
+             * Cases Page Size
+             * @description Optional. An advanced setting of the admin interface.
+             */
+            cases_page_size?: number | null;
+            /**
+             * Max Pages
+             * @description Optional. An advanced setting of the admin interface.
+             */
+            max_pages?: number | null;
+            /**
+             * Skip Document Character Limit
+             * @description Optional. An advanced setting of the admin interface.
+             */
+            skip_doc_absolute_chars?: number | null;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * MockConnectorConnectorConfig
+         * @description `connector_specific_config` of a `mock_connector` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400). The admin interface does not offer this source.
+         */
+        MockConnectorConnectorConfig: {
+            /**
+             * mock_server_host
+             * @description Taken by the connector but not asked for by the admin interface.
+             */
+            mock_server_host?: string;
+            /**
+             * mock_server_port
+             * @description Taken by the connector but not asked for by the admin interface.
+             */
+            mock_server_port?: number;
+        };
+        /**
+         * UserFileConnectorConfig
+         * @description `connector_specific_config` of a `user_file` connector. The source takes no configuration: send an empty object. Other keys are passed on to the connector. The admin interface does not offer this source.
+         */
+        UserFileConnectorConfig: Record<string, never>;
+        /**
+         * CraftFileConnectorConfig
+         * @description `connector_specific_config` of a `craft_file` connector. The source takes no configuration: send an empty object. Other keys are passed on to the connector. The admin interface does not offer this source.
+         */
+        CraftFileConnectorConfig: Record<string, never>;
+        /**
+         * CanvasConnectorConfig
+         * @description `connector_specific_config` of a `canvas` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        CanvasConnectorConfig: {
+            /**
+             * Canvas Base URL
+             * @description Required by the admin interface.
+             */
+            canvas_base_url: string;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * BraintrustConnectorConfig
+         * @description `connector_specific_config` of a `braintrust` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        BraintrustConnectorConfig: {
+            /**
+             * Project Name
+             * @description Optional.
+             */
+            project_name?: string | null;
+            /**
+             * Experiment Row Lookback (days)
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from 30.
+             * @default 30
+             */
+            experiment_row_lookback_days?: number | null;
+        };
+        /**
+         * LumappsConnectorConfig
+         * @description `connector_specific_config` of a `lumapps` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        LumappsConnectorConfig: {
+            /**
+             * API Base URL (cell host)
+             * @description Required by the admin interface.
+             */
+            base_url: string;
+            /**
+             * Organization ID
+             * @description Required by the admin interface.
+             */
+            organization_id: string;
+            /**
+             * Instance (site) IDs
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from [].
+             * @default []
+             */
+            instance_ids?: string[] | null;
+            /**
+             * Custom Content Type IDs
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from [].
+             * @default []
+             */
+            custom_content_types?: string[] | null;
+            /**
+             * Language
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from "en".
+             * @default en
+             */
+            lang?: string;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * BoxConnectorConfig
+         * @description `connector_specific_config` of a `box` connector. The fields are the ones the deployed admin interface asks for, plus the parameters the connector takes without asking. Deployed servers build the connector from these keys at association and refuse a key it does not take (400).
+         */
+        BoxConnectorConfig: {
+            /**
+             * Folders
+             * @description Optional. The admin interface starts from [].
+             * @default []
+             */
+            folder_ids?: string[] | null;
+            /**
+             * Include Web Links
+             * @description Optional. An advanced setting of the admin interface. The admin interface starts from false.
+             * @default false
+             */
+            include_web_links?: boolean;
+            /**
+             * batch_size
+             * @description Taken by the connector but not asked for by the admin interface; the server uses 16 when it is not given.
+             * @default 16
+             */
+            batch_size?: number;
+        };
+        /**
+         * ConnectorConfigBySource
+         * @description The `connector_specific_config` schema of each source, by source value. Servers accept any object when a connector is created and check it against the source at association (`docs/connector-configs.md`); clients check it against this map before anything is sent.
+         */
+        ConnectorConfigBySource: {
+            ingestion_api?: components["schemas"]["IngestionApiConnectorConfig"];
+            slack?: components["schemas"]["SlackConnectorConfig"];
+            web?: components["schemas"]["WebConnectorConfig"];
+            google_drive?: components["schemas"]["GoogleDriveConnectorConfig"];
+            gmail?: components["schemas"]["GmailConnectorConfig"];
+            github?: components["schemas"]["GithubConnectorConfig"];
+            gitbook?: components["schemas"]["GitbookConnectorConfig"];
+            gitlab?: components["schemas"]["GitlabConnectorConfig"];
+            guru?: components["schemas"]["GuruConnectorConfig"];
+            bookstack?: components["schemas"]["BookstackConnectorConfig"];
+            outline?: components["schemas"]["OutlineConnectorConfig"];
+            confluence?: components["schemas"]["ConfluenceConnectorConfig"];
+            jira?: components["schemas"]["JiraConnectorConfig"];
+            slab?: components["schemas"]["SlabConnectorConfig"];
+            productboard?: components["schemas"]["ProductboardConnectorConfig"];
+            file?: components["schemas"]["FileConnectorConfig"];
+            coda?: components["schemas"]["CodaConnectorConfig"];
+            notion?: components["schemas"]["NotionConnectorConfig"];
+            zulip?: components["schemas"]["ZulipConnectorConfig"];
+            linear?: components["schemas"]["LinearConnectorConfig"];
+            hubspot?: components["schemas"]["HubspotConnectorConfig"];
+            document360?: components["schemas"]["Document360ConnectorConfig"];
+            gong?: components["schemas"]["GongConnectorConfig"];
+            google_sites?: components["schemas"]["GoogleSitesConnectorConfig"];
+            zendesk?: components["schemas"]["ZendeskConnectorConfig"];
+            loopio?: components["schemas"]["LoopioConnectorConfig"];
+            dropbox?: components["schemas"]["DropboxConnectorConfig"];
+            sharepoint?: components["schemas"]["SharepointConnectorConfig"];
+            teams?: components["schemas"]["TeamsConnectorConfig"];
+            salesforce?: components["schemas"]["SalesforceConnectorConfig"];
+            discourse?: components["schemas"]["DiscourseConnectorConfig"];
+            axero?: components["schemas"]["AxeroConnectorConfig"];
+            clickup?: components["schemas"]["ClickupConnectorConfig"];
+            mediawiki?: components["schemas"]["MediawikiConnectorConfig"];
+            wikipedia?: components["schemas"]["WikipediaConnectorConfig"];
+            asana?: components["schemas"]["AsanaConnectorConfig"];
+            s3?: components["schemas"]["S3ConnectorConfig"];
+            r2?: components["schemas"]["R2ConnectorConfig"];
+            google_cloud_storage?: components["schemas"]["GoogleCloudStorageConnectorConfig"];
+            oci_storage?: components["schemas"]["OciStorageConnectorConfig"];
+            xenforo?: components["schemas"]["XenforoConnectorConfig"];
+            not_applicable?: components["schemas"]["NotApplicableConnectorConfig"];
+            discord?: components["schemas"]["DiscordConnectorConfig"];
+            freshdesk?: components["schemas"]["FreshdeskConnectorConfig"];
+            fireflies?: components["schemas"]["FirefliesConnectorConfig"];
+            egnyte?: components["schemas"]["EgnyteConnectorConfig"];
+            airtable?: components["schemas"]["AirtableConnectorConfig"];
+            highspot?: components["schemas"]["HighspotConnectorConfig"];
+            drupal_wiki?: components["schemas"]["DrupalWikiConnectorConfig"];
+            imap?: components["schemas"]["ImapConnectorConfig"];
+            bitbucket?: components["schemas"]["BitbucketConnectorConfig"];
+            testrail?: components["schemas"]["TestrailConnectorConfig"];
+            mock_connector?: components["schemas"]["MockConnectorConnectorConfig"];
+            user_file?: components["schemas"]["UserFileConnectorConfig"];
+            craft_file?: components["schemas"]["CraftFileConnectorConfig"];
+            canvas?: components["schemas"]["CanvasConnectorConfig"];
+            braintrust?: components["schemas"]["BraintrustConnectorConfig"];
+            lumapps?: components["schemas"]["LumappsConnectorConfig"];
+            box?: components["schemas"]["BoxConnectorConfig"];
+        };
+        /**
          * DocumentSource
          * @description Identifier of the kind of source a connector, credential or document belongs to. The seed defines a 55-value enumeration and names seven values that are not third-party systems (`ingestion_api`, `web`, `file`, `not_applicable`, `mock_connector`, `user_file`, `imap`). This enumeration holds every value a supported release accepts, in the order deployed servers use, then the five values newer releases added (`craft_file` 3.0, `canvas` 3.2, `braintrust` 4.2, `lumapps` 4.4, `box` 4.5); releases from 4.0 on no longer accept `requesttracker` (`docs/deployed-servers.md`, "Sources"). Answers may carry a value of a release newer still (`SourceValue`). `file` and `web` are used for ingested documents; `jira` is the issue-tracker value of the seed's connector example.
          * @example jira
@@ -348,7 +2087,7 @@ export interface components {
             source: components["schemas"]["DocumentSource"];
             input_type: components["schemas"]["InputType"];
             access_type: components["schemas"]["AccessType"];
-            /** @description Source-specific configuration; its shape depends on `source` and consists of the same fields the admin interface asks for. For the issue-tracker source (`jira`) the seed shows: `jira_base_url` (string, base address of the tracker), `project_key` (string or null; null means all projects) and `comment_email_blacklist` (array of strings or null; e-mail addresses whose comments are skipped). Other sources have other fields. */
+            /** @description Source-specific configuration; its shape depends on `source` and consists of the same fields the admin interface asks for. For the issue-tracker source (`jira`) the seed shows: `jira_base_url` (string, base address of the tracker), `project_key` (string or null; null means all projects) and `comment_email_blacklist` (array of strings or null; e-mail addresses whose comments are skipped). The schema of each source's configuration is in `ConnectorConfigBySource`, by source value (this schema's `$defs`): servers accept any object here and check it against the source when the credential is associated, so clients check it before they create anything (`docs/connector-configs.md`). */
             connector_specific_config: {
                 [key: string]: unknown;
             };
@@ -500,11 +2239,868 @@ export interface components {
             type_definition_key: string;
         };
         /**
+         * SlackCredentialJson
+         * @description `credential_json` of a `slack` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        SlackCredentialJson: {
+            /**
+             * slack_bot_token
+             * @description Required.
+             */
+            slack_bot_token: string;
+        };
+        /**
+         * GoogleDriveCredentialJson
+         * @description `credential_json` of a `google_drive` credential: the keys the deployed admin interface asks for. Servers store the object as given. Either set of keys below is accepted.
+         */
+        GoogleDriveCredentialJson: {
+            /**
+             * google_tokens
+             * @description Required.
+             */
+            google_tokens?: string;
+            /**
+             * google_primary_admin
+             * @description Optional.
+             */
+            google_primary_admin?: string;
+            /**
+             * authentication_method
+             * @description Optional.
+             */
+            authentication_method?: string;
+            /**
+             * google_service_account_key
+             * @description Optional.
+             */
+            google_service_account_key?: string;
+        } & (unknown | unknown);
+        /**
+         * GmailCredentialJson
+         * @description `credential_json` of a `gmail` credential: the keys the deployed admin interface asks for. Servers store the object as given. Either set of keys below is accepted.
+         */
+        GmailCredentialJson: {
+            /**
+             * google_tokens
+             * @description Required.
+             */
+            google_tokens?: string;
+            /**
+             * google_primary_admin
+             * @description Optional.
+             */
+            google_primary_admin?: string;
+            /**
+             * authentication_method
+             * @description Optional.
+             */
+            authentication_method?: string;
+            /**
+             * google_service_account_key
+             * @description Optional.
+             */
+            google_service_account_key?: string;
+        } & (unknown | unknown);
+        /**
+         * GithubCredentialJson
+         * @description `credential_json` of a `github` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        GithubCredentialJson: {
+            /**
+             * github_access_token
+             * @description Required.
+             */
+            github_access_token: string;
+        };
+        /**
+         * GitbookCredentialJson
+         * @description `credential_json` of a `gitbook` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        GitbookCredentialJson: {
+            /**
+             * gitbook_api_key
+             * @description Required.
+             */
+            gitbook_api_key: string;
+        };
+        /**
+         * GitlabCredentialJson
+         * @description `credential_json` of a `gitlab` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        GitlabCredentialJson: {
+            /**
+             * gitlab_url
+             * @description Required.
+             */
+            gitlab_url: string;
+            /**
+             * gitlab_access_token
+             * @description Required.
+             */
+            gitlab_access_token: string;
+        };
+        /**
+         * GuruCredentialJson
+         * @description `credential_json` of a `guru` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        GuruCredentialJson: {
+            /**
+             * guru_user
+             * @description Required.
+             */
+            guru_user: string;
+            /**
+             * guru_user_token
+             * @description Required.
+             */
+            guru_user_token: string;
+        };
+        /**
+         * BookstackCredentialJson
+         * @description `credential_json` of a `bookstack` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        BookstackCredentialJson: {
+            /**
+             * bookstack_base_url
+             * @description Required.
+             */
+            bookstack_base_url: string;
+            /**
+             * bookstack_api_token_id
+             * @description Required.
+             */
+            bookstack_api_token_id: string;
+            /**
+             * bookstack_api_token_secret
+             * @description Required.
+             */
+            bookstack_api_token_secret: string;
+        };
+        /**
+         * OutlineCredentialJson
+         * @description `credential_json` of a `outline` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        OutlineCredentialJson: {
+            /**
+             * outline_base_url
+             * @description Required.
+             */
+            outline_base_url: string;
+            /**
+             * outline_api_token
+             * @description Required.
+             */
+            outline_api_token: string;
+        };
+        /**
+         * ConfluenceCredentialJson
+         * @description `credential_json` of a `confluence` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        ConfluenceCredentialJson: {
+            /**
+             * confluence_username
+             * @description Required.
+             */
+            confluence_username: string;
+            /**
+             * confluence_access_token
+             * @description Required.
+             */
+            confluence_access_token: string;
+        };
+        /**
+         * JiraCredentialJson
+         * @description `credential_json` of a `jira` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        JiraCredentialJson: {
+            /**
+             * jira_user_email
+             * @description Optional.
+             */
+            jira_user_email?: string;
+            /**
+             * jira_api_token
+             * @description Required.
+             */
+            jira_api_token: string;
+        };
+        /**
+         * SlabCredentialJson
+         * @description `credential_json` of a `slab` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        SlabCredentialJson: {
+            /**
+             * slab_bot_token
+             * @description Required.
+             */
+            slab_bot_token: string;
+        };
+        /**
+         * ProductboardCredentialJson
+         * @description `credential_json` of a `productboard` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        ProductboardCredentialJson: {
+            /**
+             * productboard_access_token
+             * @description Required.
+             */
+            productboard_access_token: string;
+        };
+        /**
+         * CodaCredentialJson
+         * @description `credential_json` of a `coda` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        CodaCredentialJson: {
+            /**
+             * coda_bearer_token
+             * @description Required.
+             */
+            coda_bearer_token: string;
+        };
+        /**
+         * NotionCredentialJson
+         * @description `credential_json` of a `notion` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        NotionCredentialJson: {
+            /**
+             * notion_integration_token
+             * @description Required.
+             */
+            notion_integration_token: string;
+        };
+        /**
+         * ZulipCredentialJson
+         * @description `credential_json` of a `zulip` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        ZulipCredentialJson: {
+            /**
+             * zuliprc_content
+             * @description Required.
+             */
+            zuliprc_content: string;
+        };
+        /**
+         * LinearCredentialJson
+         * @description `credential_json` of a `linear` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        LinearCredentialJson: {
+            /**
+             * linear_api_key
+             * @description Required.
+             */
+            linear_api_key: string;
+        };
+        /**
+         * HubspotCredentialJson
+         * @description `credential_json` of a `hubspot` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        HubspotCredentialJson: {
+            /**
+             * hubspot_access_token
+             * @description Required.
+             */
+            hubspot_access_token: string;
+        };
+        /**
+         * Document360CredentialJson
+         * @description `credential_json` of a `document360` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        Document360CredentialJson: {
+            /**
+             * portal_id
+             * @description Required.
+             */
+            portal_id: string;
+            /**
+             * document360_api_token
+             * @description Required.
+             */
+            document360_api_token: string;
+        };
+        /**
+         * GongCredentialJson
+         * @description `credential_json` of a `gong` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        GongCredentialJson: {
+            /**
+             * gong_access_key
+             * @description Required.
+             */
+            gong_access_key: string;
+            /**
+             * gong_access_key_secret
+             * @description Required.
+             */
+            gong_access_key_secret: string;
+            /**
+             * gong_base_url
+             * @description Optional.
+             */
+            gong_base_url?: string;
+        };
+        /**
+         * ZendeskCredentialJson
+         * @description `credential_json` of a `zendesk` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        ZendeskCredentialJson: {
+            /**
+             * zendesk_subdomain
+             * @description Required.
+             */
+            zendesk_subdomain: string;
+            /**
+             * zendesk_email
+             * @description Required.
+             */
+            zendesk_email: string;
+            /**
+             * zendesk_token
+             * @description Required.
+             */
+            zendesk_token: string;
+        };
+        /**
+         * LoopioCredentialJson
+         * @description `credential_json` of a `loopio` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        LoopioCredentialJson: {
+            /**
+             * loopio_subdomain
+             * @description Required.
+             */
+            loopio_subdomain: string;
+            /**
+             * loopio_client_id
+             * @description Required.
+             */
+            loopio_client_id: string;
+            /**
+             * loopio_client_token
+             * @description Required.
+             */
+            loopio_client_token: string;
+        };
+        /**
+         * DropboxCredentialJson
+         * @description `credential_json` of a `dropbox` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        DropboxCredentialJson: {
+            /**
+             * dropbox_access_token
+             * @description Required.
+             */
+            dropbox_access_token: string;
+        };
+        /**
+         * SharepointCredentialJson
+         * @description `credential_json` of a `sharepoint` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        SharepointCredentialJson: {
+            /**
+             * authentication_method
+             * @description Required.
+             */
+            authentication_method: string;
+            /**
+             * sp_client_id
+             * @description Optional.
+             */
+            sp_client_id?: string;
+            /**
+             * sp_client_secret
+             * @description Optional.
+             */
+            sp_client_secret?: string;
+            /**
+             * sp_directory_id
+             * @description Optional.
+             */
+            sp_directory_id?: string;
+            /**
+             * sp_certificate_password
+             * @description Optional.
+             */
+            sp_certificate_password?: string;
+            /**
+             * sp_private_key
+             * @description Optional.
+             */
+            sp_private_key?: string;
+        };
+        /**
+         * TeamsCredentialJson
+         * @description `credential_json` of a `teams` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        TeamsCredentialJson: {
+            /**
+             * teams_client_id
+             * @description Required.
+             */
+            teams_client_id: string;
+            /**
+             * teams_client_secret
+             * @description Required.
+             */
+            teams_client_secret: string;
+            /**
+             * teams_directory_id
+             * @description Required.
+             */
+            teams_directory_id: string;
+        };
+        /**
+         * SalesforceCredentialJson
+         * @description `credential_json` of a `salesforce` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        SalesforceCredentialJson: {
+            /**
+             * sf_username
+             * @description Required.
+             */
+            sf_username: string;
+            /**
+             * sf_password
+             * @description Required.
+             */
+            sf_password: string;
+            /**
+             * sf_security_token
+             * @description Required.
+             */
+            sf_security_token: string;
+            /**
+             * is_sandbox
+             * @description Optional.
+             */
+            is_sandbox?: boolean;
+        };
+        /**
+         * DiscourseCredentialJson
+         * @description `credential_json` of a `discourse` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        DiscourseCredentialJson: {
+            /**
+             * discourse_api_key
+             * @description Required.
+             */
+            discourse_api_key: string;
+            /**
+             * discourse_api_username
+             * @description Required.
+             */
+            discourse_api_username: string;
+        };
+        /**
+         * AxeroCredentialJson
+         * @description `credential_json` of a `axero` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        AxeroCredentialJson: {
+            /**
+             * base_url
+             * @description Required.
+             */
+            base_url: string;
+            /**
+             * axero_api_token
+             * @description Required.
+             */
+            axero_api_token: string;
+        };
+        /**
+         * ClickupCredentialJson
+         * @description `credential_json` of a `clickup` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        ClickupCredentialJson: {
+            /**
+             * clickup_api_token
+             * @description Required.
+             */
+            clickup_api_token: string;
+            /**
+             * clickup_team_id
+             * @description Required.
+             */
+            clickup_team_id: string;
+        };
+        /**
+         * AsanaCredentialJson
+         * @description `credential_json` of a `asana` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        AsanaCredentialJson: {
+            /**
+             * asana_api_token_secret
+             * @description Required.
+             */
+            asana_api_token_secret: string;
+        };
+        /**
+         * S3CredentialJson
+         * @description `credential_json` of a `s3` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        S3CredentialJson: {
+            /**
+             * authentication_method
+             * @description Required.
+             */
+            authentication_method: string;
+            /**
+             * aws_access_key_id
+             * @description Optional.
+             */
+            aws_access_key_id?: string;
+            /**
+             * aws_secret_access_key
+             * @description Optional.
+             */
+            aws_secret_access_key?: string;
+            /**
+             * aws_role_arn
+             * @description Optional.
+             */
+            aws_role_arn?: string;
+        };
+        /**
+         * R2CredentialJson
+         * @description `credential_json` of a `r2` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        R2CredentialJson: {
+            /**
+             * account_id
+             * @description Required.
+             */
+            account_id: string;
+            /**
+             * r2_access_key_id
+             * @description Required.
+             */
+            r2_access_key_id: string;
+            /**
+             * r2_secret_access_key
+             * @description Required.
+             */
+            r2_secret_access_key: string;
+        };
+        /**
+         * GoogleCloudStorageCredentialJson
+         * @description `credential_json` of a `google_cloud_storage` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        GoogleCloudStorageCredentialJson: {
+            /**
+             * access_key_id
+             * @description Required.
+             */
+            access_key_id: string;
+            /**
+             * secret_access_key
+             * @description Required.
+             */
+            secret_access_key: string;
+        };
+        /**
+         * OciStorageCredentialJson
+         * @description `credential_json` of a `oci_storage` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        OciStorageCredentialJson: {
+            /**
+             * namespace
+             * @description Required.
+             */
+            namespace: string;
+            /**
+             * region
+             * @description Required.
+             */
+            region: string;
+            /**
+             * access_key_id
+             * @description Required.
+             */
+            access_key_id: string;
+            /**
+             * secret_access_key
+             * @description Required.
+             */
+            secret_access_key: string;
+        };
+        /**
+         * DiscordCredentialJson
+         * @description `credential_json` of a `discord` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        DiscordCredentialJson: {
+            /**
+             * discord_bot_token
+             * @description Required.
+             */
+            discord_bot_token: string;
+        };
+        /**
+         * FreshdeskCredentialJson
+         * @description `credential_json` of a `freshdesk` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        FreshdeskCredentialJson: {
+            /**
+             * freshdesk_domain
+             * @description Required.
+             */
+            freshdesk_domain: string;
+            /**
+             * freshdesk_api_key
+             * @description Required.
+             */
+            freshdesk_api_key: string;
+        };
+        /**
+         * FirefliesCredentialJson
+         * @description `credential_json` of a `fireflies` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        FirefliesCredentialJson: {
+            /**
+             * fireflies_api_key
+             * @description Required.
+             */
+            fireflies_api_key: string;
+        };
+        /**
+         * EgnyteCredentialJson
+         * @description `credential_json` of a `egnyte` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        EgnyteCredentialJson: {
+            /**
+             * domain
+             * @description Required.
+             */
+            domain: string;
+            /**
+             * access_token
+             * @description Required.
+             */
+            access_token: string;
+        };
+        /**
+         * AirtableCredentialJson
+         * @description `credential_json` of a `airtable` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        AirtableCredentialJson: {
+            /**
+             * airtable_access_token
+             * @description Required.
+             */
+            airtable_access_token: string;
+        };
+        /**
+         * HighspotCredentialJson
+         * @description `credential_json` of a `highspot` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        HighspotCredentialJson: {
+            /**
+             * highspot_url
+             * @description Required.
+             */
+            highspot_url: string;
+            /**
+             * highspot_key
+             * @description Required.
+             */
+            highspot_key: string;
+            /**
+             * highspot_secret
+             * @description Required.
+             */
+            highspot_secret: string;
+        };
+        /**
+         * DrupalWikiCredentialJson
+         * @description `credential_json` of a `drupal_wiki` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        DrupalWikiCredentialJson: {
+            /**
+             * drupal_wiki_api_token
+             * @description Required.
+             */
+            drupal_wiki_api_token: string;
+        };
+        /**
+         * ImapCredentialJson
+         * @description `credential_json` of a `imap` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        ImapCredentialJson: {
+            /**
+             * imap_username
+             * @description Required.
+             */
+            imap_username: string;
+            /**
+             * imap_password
+             * @description Required.
+             */
+            imap_password: string;
+        };
+        /**
+         * BitbucketCredentialJson
+         * @description `credential_json` of a `bitbucket` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        BitbucketCredentialJson: {
+            /**
+             * bitbucket_email
+             * @description Required.
+             */
+            bitbucket_email: string;
+            /**
+             * bitbucket_api_token
+             * @description Required.
+             */
+            bitbucket_api_token: string;
+        };
+        /**
+         * TestrailCredentialJson
+         * @description `credential_json` of a `testrail` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        TestrailCredentialJson: {
+            /**
+             * testrail_base_url
+             * @description Required.
+             */
+            testrail_base_url: string;
+            /**
+             * testrail_username
+             * @description Required.
+             */
+            testrail_username: string;
+            /**
+             * testrail_api_key
+             * @description Required.
+             */
+            testrail_api_key: string;
+        };
+        /**
+         * CanvasCredentialJson
+         * @description `credential_json` of a `canvas` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        CanvasCredentialJson: {
+            /**
+             * canvas_access_token
+             * @description Required.
+             */
+            canvas_access_token: string;
+        };
+        /**
+         * BraintrustCredentialJson
+         * @description `credential_json` of a `braintrust` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        BraintrustCredentialJson: {
+            /**
+             * braintrust_api_key
+             * @description Required.
+             */
+            braintrust_api_key: string;
+        };
+        /**
+         * LumappsCredentialJson
+         * @description `credential_json` of a `lumapps` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        LumappsCredentialJson: {
+            /**
+             * lumapps_application_id
+             * @description Required.
+             */
+            lumapps_application_id: string;
+            /**
+             * lumapps_api_key
+             * @description Required.
+             */
+            lumapps_api_key: string;
+            /**
+             * lumapps_service_user
+             * @description Required.
+             */
+            lumapps_service_user: string;
+        };
+        /**
+         * BoxCredentialJson
+         * @description `credential_json` of a `box` credential: the keys the deployed admin interface asks for. Servers store the object as given.
+         */
+        BoxCredentialJson: {
+            /**
+             * box_client_id
+             * @description Required.
+             */
+            box_client_id: string;
+            /**
+             * box_client_secret
+             * @description Required.
+             */
+            box_client_secret: string;
+            /**
+             * box_enterprise_id
+             * @description Required.
+             */
+            box_enterprise_id: string;
+            /**
+             * box_user_email
+             * @description Optional.
+             */
+            box_user_email?: string;
+        };
+        /**
+         * CredentialJsonBySource
+         * @description The `credential_json` keys the deployed admin interface asks for, by source value (`docs/connector-configs.md`). Clients check credentials against this map before anything is sent; servers store them as given.
+         */
+        CredentialJsonBySource: {
+            slack?: components["schemas"]["SlackCredentialJson"];
+            google_drive?: components["schemas"]["GoogleDriveCredentialJson"];
+            gmail?: components["schemas"]["GmailCredentialJson"];
+            github?: components["schemas"]["GithubCredentialJson"];
+            gitbook?: components["schemas"]["GitbookCredentialJson"];
+            gitlab?: components["schemas"]["GitlabCredentialJson"];
+            guru?: components["schemas"]["GuruCredentialJson"];
+            bookstack?: components["schemas"]["BookstackCredentialJson"];
+            outline?: components["schemas"]["OutlineCredentialJson"];
+            confluence?: components["schemas"]["ConfluenceCredentialJson"];
+            jira?: components["schemas"]["JiraCredentialJson"];
+            slab?: components["schemas"]["SlabCredentialJson"];
+            productboard?: components["schemas"]["ProductboardCredentialJson"];
+            coda?: components["schemas"]["CodaCredentialJson"];
+            notion?: components["schemas"]["NotionCredentialJson"];
+            zulip?: components["schemas"]["ZulipCredentialJson"];
+            linear?: components["schemas"]["LinearCredentialJson"];
+            hubspot?: components["schemas"]["HubspotCredentialJson"];
+            document360?: components["schemas"]["Document360CredentialJson"];
+            gong?: components["schemas"]["GongCredentialJson"];
+            zendesk?: components["schemas"]["ZendeskCredentialJson"];
+            loopio?: components["schemas"]["LoopioCredentialJson"];
+            dropbox?: components["schemas"]["DropboxCredentialJson"];
+            sharepoint?: components["schemas"]["SharepointCredentialJson"];
+            teams?: components["schemas"]["TeamsCredentialJson"];
+            salesforce?: components["schemas"]["SalesforceCredentialJson"];
+            discourse?: components["schemas"]["DiscourseCredentialJson"];
+            axero?: components["schemas"]["AxeroCredentialJson"];
+            clickup?: components["schemas"]["ClickupCredentialJson"];
+            asana?: components["schemas"]["AsanaCredentialJson"];
+            s3?: components["schemas"]["S3CredentialJson"];
+            r2?: components["schemas"]["R2CredentialJson"];
+            google_cloud_storage?: components["schemas"]["GoogleCloudStorageCredentialJson"];
+            oci_storage?: components["schemas"]["OciStorageCredentialJson"];
+            discord?: components["schemas"]["DiscordCredentialJson"];
+            freshdesk?: components["schemas"]["FreshdeskCredentialJson"];
+            fireflies?: components["schemas"]["FirefliesCredentialJson"];
+            egnyte?: components["schemas"]["EgnyteCredentialJson"];
+            airtable?: components["schemas"]["AirtableCredentialJson"];
+            highspot?: components["schemas"]["HighspotCredentialJson"];
+            drupal_wiki?: components["schemas"]["DrupalWikiCredentialJson"];
+            imap?: components["schemas"]["ImapCredentialJson"];
+            bitbucket?: components["schemas"]["BitbucketCredentialJson"];
+            testrail?: components["schemas"]["TestrailCredentialJson"];
+            canvas?: components["schemas"]["CanvasCredentialJson"];
+            braintrust?: components["schemas"]["BraintrustCredentialJson"];
+            lumapps?: components["schemas"]["LumappsCredentialJson"];
+            box?: components["schemas"]["BoxCredentialJson"];
+        };
+        /**
          * CredentialBase
          * @description A credential's content (seed, "Credential (CredentialBase)"). Body of credential creation and answer of the private-key update.
          */
         CredentialBase: {
-            /** @description Secret configuration of the source; free-form keys that depend on `source`. */
+            /** @description Secret configuration of the source; free-form keys that depend on `source`. The keys the deployed admin interface asks for are in `CredentialJsonBySource`, by source value (this schema's `$defs`; `docs/connector-configs.md`). */
             credential_json: {
                 [key: string]: unknown;
             };
