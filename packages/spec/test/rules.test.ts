@@ -180,6 +180,14 @@ describe('answers per profile', () => {
       status: 400,
       body: { message: 'bad id' },
     });
+    expect(ANSWERS.connectorValidation('deployed', "unexpected keyword argument 'x'")).toEqual({
+      status: 400,
+      body: {
+        error_code: 'INVALID_INPUT',
+        detail: "Connector validation error: unexpected keyword argument 'x'",
+      },
+    });
+    expect(ANSWERS.connectorValidation('seed', 'anything')).toBeUndefined();
     expect(ANSWERS.routeNotFound()).toEqual({ status: 404, body: { detail: 'Not Found' } });
     expect(ANSWERS.methodNotAllowed()).toEqual({
       status: 405,

@@ -12,6 +12,7 @@ import { adminPage } from './admin-page.js';
 import type { KeyRing } from './auth.js';
 import { readFormBody, readJsonBody } from './body.js';
 import { LaxCoercer } from './coerce.js';
+import { connectorConfigChecker } from './connector-configs.js';
 import { AnswerError, HttpError, ValidationFailure } from './errors.js';
 import { createHandlers, prepareIngestion } from './handlers/index.js';
 import type { Indexer } from './indexer.js';
@@ -130,6 +131,7 @@ export function createApp(options: AppOptions): Hono {
     latencyMs: options.latencyMs,
     now: options.now,
     version: options.version,
+    checkConfig: connectorConfigChecker(validators.doc),
   });
   checkHandlers(validators, (id) => checkedHandler(handlers, id));
   const before = beforeValidators(profile, validators.doc);

@@ -124,6 +124,20 @@ export const ANSWERS = {
       ? detail(400, `Connector with name '${name}' and source '${source}' already exists`)
       : undefined;
   },
+  /**
+   * Association with a connector whose `connector_specific_config` its source's connector does
+   * not take (an unknown key of a source that refuses them, a missing required parameter):
+   * deployed servers build the connector there and refuse with 400; the seed says nothing
+   * (undefined: the pair is created).
+   */
+  connectorValidation(profile: Profile, problem: string): Answer | undefined {
+    return profile === 'deployed'
+      ? {
+          status: 400,
+          body: { error_code: 'INVALID_INPUT', detail: `Connector validation error: ${problem}` },
+        }
+      : undefined;
+  },
   /** The private-key call for a credential that does not exist. */
   privateKeyUnknownCredential(profile: Profile, credentialId: number): Answer {
     return profile === 'deployed'

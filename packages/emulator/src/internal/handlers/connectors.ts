@@ -47,6 +47,9 @@ function associate(
   if (store.findPair(connectorId, credentialId) !== undefined) {
     throw new AnswerError(ANSWERS.associationExists(profile, connectorId, credentialId));
   }
+  const problem = ctx.checkConfig(connector.source, connector.connector_specific_config);
+  const refused = problem === undefined ? undefined : ANSWERS.connectorValidation(profile, problem);
+  if (refused !== undefined) throw new AnswerError(refused);
   const pair = store.createPair({
     connector_id: connectorId,
     credential_id: credentialId,

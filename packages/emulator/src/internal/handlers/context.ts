@@ -12,6 +12,8 @@ export interface HandlerContext {
   now: () => Date;
   /** The `backend_version` the emulator reports. */
   version: string;
+  /** What is wrong with a source's connector configuration, if anything (connector-configs.ts). */
+  checkConfig: (source: string, config: Record<string, unknown>) => string | undefined;
 }
 
 /** `public`, `private`, `sync` whatever the spelling (`PUBLIC` in the seed's example). */
