@@ -1,34 +1,41 @@
 /**
  * `createKisClient({ baseUrl, apiKey })`: the typed client. Resource methods throw typed errors;
  * `kis.api` is the raw openapi-fetch client with the same auth, retries, time-outs and logging.
+ * The same client works against servers that follow the seed and deployed servers, with no
+ * option to set: where their routes differ it finds the served one (README, "Servers").
  */
 import createClient, { type Client } from 'openapi-fetch';
-import { APIError, type ClientValidationIssue, KisError } from './errors.js';
+import type { DoctorOptions, DoctorReport } from './doctor.js';
+import type { ClientValidationIssue } from './errors.js';
+import { uploadedFile } from './file-id.js';
 import type { IngestEngine, IngestInput, IngestManyOptions, IngestRun } from './ingest.js';
 import { type BackoffOptions, DEFAULT_BACKOFF } from './internal/backoff.js';
+import { type Answer, type CallContext, control, createUnwrap } from './internal/call.js';
 import { lazyIngestRun } from './internal/lazy-run.js';
+import { sentAsGiven } from './internal/new-source.js';
+import { checkInt, fail, validateOptions } from './internal/options.js';
 import { createRedactor } from './internal/redact.js';
+import type { RouteMemory } from './internal/route-variants.js';
 import {
   type CallControl,
   CONTROL_KEY,
   createTransport,
   fetchSender,
   LightRequest,
-  type Received,
   type RequestOptions,
   type Sender,
 } from './internal/transport.js';
 import type { WorkflowDeps } from './internal/workflows.js';
-import { LevelLogger, LOG_LEVELS, type Logger, type LogLevel, logLevelFromEnv } from './logging.js';
+import { LevelLogger, type Logger, type LogLevel, logLevelFromEnv } from './logging.js';
 import type {
-  AccessType,
-  ConnectorCreateRequest,
+  ConnectorCreateInput,
   ConnectorCredentialPairMetadata,
   Credential,
   CredentialBase,
+  CredentialCreateInput,
   IngestedDocumentSummary,
-  IngestionDocument,
-  IngestionRequest,
+  IngestionDocumentInput,
+  IngestionRequestInput,
   IngestionResult,
   ObjectCreationIdResponse,
   paths,
@@ -87,11 +94,11 @@ export interface PrivateKeyUpdate {
 }
 
 export interface SetupConnectorInput {
-  /** The connector to create (`access_type` is sent lower-case). */
-  connector: ConnectorCreateRequest;
+  /** The connector to create (`access_type` is sent lower-case; any source value). */
+  connector: ConnectorCreateInput;
   /**
-   * `'auto'` (default): `0` for `file`/`web`, else the one credential whose `source` matches;
-   * or an explicit credential id.
+   * `'auto'` (default): `0` for a source that needs no credential (the rule book's list), else
+   * the one credential whose `source` matches; or an explicit credential id.
    */
   credential?: 'auto' | number | undefined;
   /** Overrides for the association body (default: the connector's name, access type and groups). */
@@ -101,8 +108,23 @@ export interface SetupConnectorInput {
 export interface SetupConnectorResult {
   connectorId: number;
   credentialId: number;
-  /** The new pair id from the association answer (`data`), or null when the server gave none. */
+  /** The new pair id from the association answer, or null when the server gave none. */
   ccPairId: number | null;
+}
+
+/** The association's answer, with the pair id it carries, if any. */
+export interface AssociationResult extends StatusResponse {
+  /**
+   * The new pair's id (`data` of a `success: true` answer), else null. A pair that already exists
+   * answers `success: false`, and deployed servers put the connector id in `data` then.
+   */
+  ccPairId: number | null;
+}
+
+/** The server's release, from `GET /version`. */
+export interface ServerVersion {
+  /** e.g. `v4.6.1`. */
+  backendVersion: string;
 }
 
 export interface IngestDocumentOptions extends RequestOptions {
@@ -136,15 +158,25 @@ export interface KisClient {
   apiWith(options: RequestOptions): Client<paths>;
   readonly connectors: {
     /** POST /manage/admin/connector. Not retried after a response may have been lost. */
-    create(
-      body: ConnectorCreateRequest,
-      options?: RequestOptions,
-    ): Promise<ObjectCreationIdResponse>;
-    /** PUT /manage/admin/connector/{connectorId}/credential/{credentialId} (body default `{access_type:'public'}`). */
+    create(body: ConnectorCreateInput, options?: RequestOptions): Promise<ObjectCreationIdResponse>;
+    /**
+     * PUT /manage/connector/{connectorId}/credential/{credentialId} (deployed servers), else the
+     * seed's /manage/admin/... path. The body always has a `name` (default
+     * `"Connector 7 / Credential 3"`) and a lower-case `access_type` (default `public`).
+     */
     associateCredential(
       connectorId: number,
       credentialId: number,
       body?: ConnectorCredentialPairMetadata,
+      options?: RequestOptions,
+    ): Promise<AssociationResult>;
+    /**
+     * DELETE /manage/connector/{connectorId}/credential/{credentialId}: removes the pair at once,
+     * documents left in the index (deployed servers; `success: false` when there was no pair).
+     */
+    dissociateCredential(
+      connectorId: number,
+      credentialId: number,
       options?: RequestOptions,
     ): Promise<StatusResponse>;
   };
@@ -152,7 +184,10 @@ export interface KisClient {
     /** GET /manage/admin/credential. */
     list(options?: RequestOptions): Promise<Credential[]>;
     /** POST /manage/credential. Not retried after a response may have been lost. */
-    create(body: CredentialBase, options?: RequestOptions): Promise<ObjectCreationIdResponse>;
+    create(
+      body: CredentialCreateInput,
+      options?: RequestOptions,
+    ): Promise<ObjectCreationIdResponse>;
     /** PUT /manage/admin/credential/private-key/{credentialId} (multipart). */
     updatePrivateKey(
       credentialId: number,
@@ -161,7 +196,11 @@ export interface KisClient {
     ): Promise<CredentialBase>;
   };
   readonly files: {
-    /** POST /user/file/upload (multipart, one `files` part per file). */
+    /**
+     * POST /user/projects/file/upload (deployed servers), else the seed's /user/file/upload
+     * (multipart, one `files` part per file). A bare-array answer (servers up to 1.9) comes back
+     * as `{ user_files, rejected_files: [] }`.
+     */
     upload(
       files: UploadFile | readonly UploadFile[],
       options?: RequestOptions,
@@ -174,7 +213,7 @@ export interface KisClient {
   };
   readonly ingestion: {
     /** POST /svc-api/ingestion, as given (no validation, no id fixing). */
-    ingest(request: IngestionRequest, options?: RequestOptions): Promise<IngestionResult>;
+    ingest(request: IngestionRequestInput, options?: RequestOptions): Promise<IngestionResult>;
     /** GET /svc-api/ingestion. */
     list(options?: RequestOptions): Promise<IngestedDocumentSummary[]>;
     /** DELETE /svc-api/ingestion/{documentId} (the stored id). */
@@ -185,6 +224,14 @@ export interface KisClient {
       options?: RequestOptions,
     ): Promise<IngestedDocumentSummary[]>;
   };
+  /** GET /version: the server's release, or null when it has no such route (seed servers). */
+  version(options?: RequestOptions): Promise<ServerVersion | null>;
+  /**
+   * Checks the server, the base URL and the key with requests that change nothing: it answers,
+   * the base URL includes /api, the key is accepted and can manage connectors, which route
+   * variants and release the server has, and (with `ccPairId`) that the pair exists.
+   */
+  doctor(options?: DoctorOptions): Promise<DoctorReport>;
   /** Create a connector, resolve its credential and associate them: the seed's three steps. */
   setupConnector(
     input: SetupConnectorInput,
@@ -192,7 +239,7 @@ export interface KisClient {
   ): Promise<SetupConnectorResult>;
   /** Validate, fix the id, send one document. */
   ingestDocument(
-    document: IngestionDocument,
+    document: IngestionDocumentInput,
     options?: IngestDocumentOptions,
   ): Promise<IngestDocumentResult>;
   /** Bulk ingestion with bounded concurrency, retries, throttling, progress and resume. */
@@ -202,69 +249,31 @@ export interface KisClient {
   ): IngestRun;
 }
 
-const mayExist = (what: string, check: string) =>
-  `The ${what} may or may not have been created; ${check} before retrying.`;
-const CONNECTOR_HINT = mayExist('connector', 'list connectors');
-const CREDENTIAL_HINT = mayExist('credential', 'list credentials');
-const UPLOAD_HINT = mayExist('files', 'list the files');
+const CREDENTIAL_HINT =
+  'The credential may or may not have been created; list credentials before retrying.';
 
-type Result<T> = {
-  data?: T;
-  error?: unknown;
-  response: Pick<Received, 'status' | 'statusText' | 'headers'>;
+let lazyLoad: Promise<typeof import('./internal/workflows.js')> | undefined;
+/**
+ * The workflows and the rarely used calls, loaded on first use (one lazy part): a smaller core
+ * for apps that only make plain calls.
+ */
+const lazyPart = () => {
+  lazyLoad ??= import('./internal/workflows.js');
+  return lazyLoad;
 };
-
-function checkInt(name: string, value: unknown, min = 0): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new TypeError(
-      `${name} must be an integer ≥ ${min} (got ${JSON.stringify(value) ?? String(value)})`,
-    );
-  }
-  return value;
-}
-
-function lowerAccess<T extends { access_type?: AccessType | undefined }>(body: T): T {
-  const a = body.access_type;
-  return typeof a === 'string' && a !== a.toLowerCase()
-    ? { ...body, access_type: a.toLowerCase() as AccessType }
-    : body;
-}
-
-function fail(what: string, expected: string, ...got: unknown[]): never {
-  const shown = got.length > 0 ? ` (got ${JSON.stringify(got[0]) ?? String(got[0])})` : '';
-  throw new TypeError(`createKisClient: ${what} must be ${expected}${shown}`);
-}
-
-function validateOptions(o: KisClientOptions): void {
-  if (typeof o !== 'object' || o === null) fail('options', 'an object with baseUrl and apiKey');
-  const base = o.baseUrl;
-  let url: URL | undefined;
-  try {
-    url = new URL(base);
-  } catch {
-    // reported below
-  }
-  if (typeof base !== 'string' || !url || !/^https?:$/.test(url.protocol)) {
-    fail('baseUrl', 'an absolute http(s) URL such as "https://kis.example.com/api"', base);
-  }
-  // a header value: visible ASCII (bearer tokens are), else every request would fail to send
-  if (typeof o.apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(o.apiKey.trim())) {
-    fail('apiKey', 'a non-empty string of printable ASCII characters');
-  }
-  const r = o.maxRetries;
-  if (r !== undefined && !(Number.isInteger(r) && r >= 0)) fail('maxRetries', 'an integer ≥ 0', r);
-  const t = o.timeoutMs;
-  if (t !== undefined && !(typeof t === 'number' && t > 0))
-    fail('timeoutMs', 'a positive number of ms', t);
-  if (o.logLevel !== undefined && !LOG_LEVELS.includes(o.logLevel)) {
-    fail('logLevel', `one of ${LOG_LEVELS.join(', ')}`, o.logLevel);
-  }
-  if (o.fetch !== undefined && typeof o.fetch !== 'function') fail('fetch', 'a function');
-}
 
 /** Create a client. Holds no global state; create as many as you need. */
 export function createKisClient(options: KisClientOptions): KisClient {
   return createKisClientWith(options);
+}
+
+/** The sender: `options.fetch`, else the default one given (Node), else `globalThis.fetch`. */
+function senderFor(options: KisClientOptions, defaultSender?: () => Sender): Sender {
+  const custom = options.fetch;
+  if (custom === undefined && defaultSender) return defaultSender();
+  const baseFetch = custom ?? globalThis.fetch;
+  if (typeof baseFetch !== 'function') fail('fetch', 'given: no global fetch here');
+  return fetchSender((input, init) => baseFetch(input, init));
 }
 
 /**
@@ -280,21 +289,11 @@ export function createKisClientWith(
   const redactor = createRedactor(options.apiKey);
   const level = options.logLevel ?? logLevelFromEnv() ?? 'warn';
   const log = new LevelLogger(level, options.logger ?? console, redactor.text, redactor.value);
-  const maxRetries = options.maxRetries ?? 2;
   const timeoutMs = options.timeoutMs ?? 120_000;
-  let send: Sender;
-  const custom = options.fetch;
-  if (custom === undefined && defaultSender) {
-    send = defaultSender();
-  } else {
-    const baseFetch = custom ?? globalThis.fetch;
-    if (typeof baseFetch !== 'function') fail('fetch', 'given: no global fetch here');
-    send = fetchSender((input, init) => baseFetch(input, init));
-  }
   const transport = createTransport({
-    send,
+    send: senderFor(options, defaultSender),
     apiKey: options.apiKey,
-    maxRetries,
+    maxRetries: options.maxRetries ?? 2,
     timeoutMs,
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
     headers: options.headers ?? {},
@@ -302,174 +301,87 @@ export function createKisClientWith(
     redactor,
   });
   // kis.api: standard openapi-fetch (real Request objects, so user middleware works as documented)
-  const api = createClient<paths>({
-    baseUrl,
-    fetch: transport.fetch as (input: Request) => Promise<Response>,
-  });
+  const api = createClient<paths>({ baseUrl, fetch: transport.fetch });
   // internal client for resource methods: same transport, without building a Request per call
   const inner = createClient<paths>({
     baseUrl,
-    fetch: transport.fetch as (input: Request) => Promise<Response>,
+    fetch: transport.fetch,
     Request: LightRequest as unknown as typeof Request,
   });
-
-  let workflows: Promise<typeof import('./internal/workflows.js')> | undefined;
-  // the workflows (bulk engine, spec validators) load on first use: a smaller core for apps
-  // that only make plain calls
-  const loadWorkflows = () => {
-    workflows ??= import('./internal/workflows.js');
-    return workflows;
+  const unwrap = createUnwrap(baseUrl, redactor, log);
+  const routes: RouteMemory = {};
+  const ctx: CallContext = {
+    baseUrl,
+    inner,
+    // openapi-fetch's per-request `fetch` option: the call's controls travel with it, typed
+    via: (ctl) => (request) => transport.fetch(request, ctl),
+    unwrap,
+    send: (method, path, body, ctl) =>
+      transport.exchange(
+        new LightRequest(baseUrl + path, {
+          method,
+          headers: typeof body === 'string' ? { 'content-type': 'application/json' } : {},
+          body,
+          [CONTROL_KEY]: ctl,
+        }),
+      ),
+    routes,
+    log,
+    redactor,
   };
-
-  function control(opts: RequestOptions | undefined, extra?: Partial<CallControl>): CallControl {
-    return extra ? { ...opts, ...extra } : { ...opts };
-  }
-
-  async function unwrap<T>(
-    pending: Promise<Result<T>>,
-    method: string,
-    path: string,
-    hint?: (status: number) => string | undefined,
-  ): Promise<T> {
-    const url = baseUrl + path;
-    let result: Result<T>;
-    try {
-      result = await pending;
-    } catch (err) {
-      if (KisError.isInstance(err)) throw err;
-      if (err instanceof SyntaxError) {
-        throw new APIError(
-          redactor.text(
-            `${method} ${url} answered 2xx with a body that is not JSON: ${err.message}`,
-          ),
-          { status: 200 },
-        );
-      }
-      throw new KisError(
-        redactor.text(`${method} ${url} failed: ${String((err as Error)?.message ?? err)}`),
-      );
-    }
-    const { response } = result;
-    if (response.status >= 200 && response.status < 300 && result.error === undefined) {
-      return result.data as T;
-    }
-    // error formatting loads on the first failed answer (keeps the core entry small)
-    const { errorFromResponse } = await import('./internal/error-parse.js');
-    const error = errorFromResponse(response, result.error, {
-      method,
-      url,
-      redactor,
-      hint: hint?.(response.status),
-    });
-    log.log('info', error.message);
-    throw error;
-  }
-
-  const unsafeHint = (text: string) => (status: number) =>
-    status >= 500 && status !== 503 ? text : undefined;
+  const via = ctx.via;
 
   const connectors: KisClient['connectors'] = {
-    create(body, opts) {
-      const path = '/manage/admin/connector';
-      return unwrap(
-        inner.POST(path, {
-          body: lowerAccess(body),
-          [CONTROL_KEY]: control(opts, { retryMode: 'unsafe', unsafeHint: CONNECTOR_HINT }),
-        } as never) as Promise<Result<ObjectCreationIdResponse>>,
-        'POST',
-        path,
-        unsafeHint(CONNECTOR_HINT),
-      );
-    },
-    associateCredential(connectorId, credentialId, body, opts) {
+    create: async (body, opts) => (await lazyPart()).create(ctx, body, opts),
+    async associateCredential(connectorId, credentialId, body, opts) {
       checkInt('associateCredential: connectorId', connectorId);
       checkInt('associateCredential: credentialId', credentialId);
-      const payload = lowerAccess(body ?? { access_type: 'public' });
-      return unwrap(
-        inner.PUT('/manage/admin/connector/{connector_id}/credential/{credential_id}', {
-          params: { path: { connector_id: connectorId, credential_id: credentialId } },
-          body: payload,
-          [CONTROL_KEY]: control(opts),
-        } as never) as Promise<Result<StatusResponse>>,
-        'PUT',
-        `/manage/admin/connector/${connectorId}/credential/${credentialId}`,
-      );
+      return (await lazyPart()).associate(ctx, connectorId, credentialId, body, opts);
+    },
+    async dissociateCredential(connectorId, credentialId, opts) {
+      checkInt('dissociateCredential: connectorId', connectorId);
+      checkInt('dissociateCredential: credentialId', credentialId);
+      return (await lazyPart()).dissociate(ctx, connectorId, credentialId, opts);
     },
   };
 
   const credentials: KisClient['credentials'] = {
     list(opts) {
       const path = '/manage/admin/credential';
-      return unwrap(
-        inner.GET(path, { [CONTROL_KEY]: control(opts) } as never) as Promise<Result<Credential[]>>,
-        'GET',
-        path,
-      );
+      return unwrap(inner.GET(path, { fetch: via(control(opts)) }), 'GET', path);
     },
     create(body, opts) {
       const path = '/manage/credential';
+      const ctl = control(opts, { retryMode: 'unsafe', unsafeHint: CREDENTIAL_HINT });
       return unwrap(
-        inner.POST(path, {
-          body,
-          [CONTROL_KEY]: control(opts, { retryMode: 'unsafe', unsafeHint: CREDENTIAL_HINT }),
-        } as never) as Promise<Result<ObjectCreationIdResponse>>,
+        inner.POST(path, { body: sentAsGiven<CredentialBase>(body), fetch: via(ctl) }),
         'POST',
         path,
-        unsafeHint(CREDENTIAL_HINT),
+        CREDENTIAL_HINT,
       );
     },
     async updatePrivateKey(credentialId, input, opts) {
       checkInt('updatePrivateKey: credentialId', credentialId);
-      const form = (await loadWorkflows()).privateKeyForm(input);
-      return unwrap(
-        inner.PUT('/manage/admin/credential/private-key/{credential_id}', {
-          params: { path: { credential_id: credentialId } },
-          body: form,
-          bodySerializer: (b: unknown) => b,
-          [CONTROL_KEY]: control(opts),
-        } as never) as Promise<Result<CredentialBase>>,
-        'PUT',
-        `/manage/admin/credential/private-key/${credentialId}`,
-      );
+      return (await lazyPart()).updatePrivateKey(ctx, credentialId, input, opts);
     },
   };
 
   const files: KisClient['files'] = {
-    async upload(input, opts) {
-      const form = (await loadWorkflows()).uploadForm(input);
-      const path = '/user/file/upload';
-      return unwrap(
-        inner.POST(path, {
-          body: form,
-          bodySerializer: (b: unknown) => b,
-          [CONTROL_KEY]: control(opts, { retryMode: 'unsafe', unsafeHint: UPLOAD_HINT }),
-        } as never) as Promise<Result<UserFileUploadResponse>>,
-        'POST',
-        path,
-        unsafeHint(UPLOAD_HINT),
-      );
-    },
+    upload: async (input, opts) => (await lazyPart()).upload(ctx, input, opts),
     async uploadImage(file, opts) {
-      return (await loadWorkflows()).uploadImage(files.upload, file, opts);
+      const { answer, name } = await (await lazyPart()).uploadOne(ctx, file, opts);
+      return uploadedFile(answer, name);
     },
   };
 
   // The ingestion call is the bulk hot path: it goes to the transport directly (same auth,
   // retries, time-outs and error parsing as every other call) without openapi-fetch's per-call
   // header merging and serializer set-up. Its types are still the spec's.
-  const ingestUrl = `${baseUrl}/svc-api/ingestion`;
   async function sendIngestion(
-    body: IngestionRequest,
+    body: IngestionRequestInput,
     ctl: CallControl,
-  ): Promise<Result<IngestionResult>> {
-    const response = await transport.exchange(
-      new LightRequest(ingestUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        [CONTROL_KEY]: ctl,
-      }),
-    );
+  ): Promise<Answer<IngestionResult>> {
+    const response = await ctx.send('POST', '/svc-api/ingestion', JSON.stringify(body), ctl);
     const text = response.text;
     if (response.status < 200 || response.status >= 300) {
       let error: unknown = text;
@@ -483,7 +395,7 @@ export function createKisClientWith(
     return { data: JSON.parse(text) as IngestionResult, response };
   }
 
-  function ingestRaw(body: IngestionRequest, ctl: CallControl): Promise<IngestionResult> {
+  function ingestRaw(body: IngestionRequestInput, ctl: CallControl): Promise<IngestionResult> {
     return unwrap(sendIngestion(body, ctl), 'POST', '/svc-api/ingestion');
   }
 
@@ -493,13 +405,7 @@ export function createKisClientWith(
     },
     list(opts) {
       const path = '/svc-api/ingestion';
-      return unwrap(
-        inner.GET(path, { [CONTROL_KEY]: control(opts) } as never) as Promise<
-          Result<IngestedDocumentSummary[]>
-        >,
-        'GET',
-        path,
-      );
+      return unwrap(inner.GET(path, { fetch: via(control(opts)) }), 'GET', path);
     },
     async delete(documentId, opts) {
       if (typeof documentId !== 'string' || documentId === '') {
@@ -508,8 +414,8 @@ export function createKisClientWith(
       const data = await unwrap(
         inner.DELETE('/svc-api/ingestion/{document_id}', {
           params: { path: { document_id: documentId } },
-          [CONTROL_KEY]: control(opts),
-        } as never) as Promise<Result<StatusResponse | null>>,
+          fetch: via(control(opts)),
+        }),
         'DELETE',
         `/svc-api/ingestion/${encodeURIComponent(documentId)}`,
       );
@@ -520,8 +426,8 @@ export function createKisClientWith(
       return unwrap(
         inner.GET('/svc-api/connector-docs/{cc_pair_id}', {
           params: { path: { cc_pair_id: ccPairId } },
-          [CONTROL_KEY]: control(opts),
-        } as never) as Promise<Result<IngestedDocumentSummary[]>>,
+          fetch: via(control(opts)),
+        }),
         'GET',
         `/svc-api/connector-docs/${ccPairId}`,
       );
@@ -529,11 +435,7 @@ export function createKisClientWith(
   };
 
   const apiWith = (opts: RequestOptions): Client<paths> =>
-    createClient<paths>({
-      baseUrl,
-      fetch: (request: Request) =>
-        transport.fetch(Object.assign(request, { [CONTROL_KEY]: { ...opts } as CallControl })),
-    });
+    createClient<paths>({ baseUrl, fetch: (request) => transport.fetch(request, { ...opts }) });
 
   const engine: IngestEngine = {
     log,
@@ -551,42 +453,13 @@ export function createKisClientWith(
     credentials,
     files,
     ingestion,
-    setupConnector: async (input, opts) =>
-      (await loadWorkflows()).setupConnector(deps, input, opts),
+    version: async (opts) => (await lazyPart()).serverVersion(ctx, opts),
+    doctor: async (opts) => (await lazyPart()).runDoctor(ctx, { credentials, ingestion }, opts),
+    setupConnector: async (input, opts) => (await lazyPart()).setupConnector(deps, input, opts),
     ingestDocument: async (document, opts) =>
-      (await loadWorkflows()).ingestDocument(deps, document, opts),
-    ingestMany: (source, opts) => lazyIngestRun(loadWorkflows, engine, source, opts),
+      (await lazyPart()).ingestDocument(deps, document, opts),
+    ingestMany: (source, opts) => lazyIngestRun(lazyPart, engine, source, opts),
   };
-}
-
-/**
- * The `file_id` of an uploaded file in an upload answer (the only one, or the one named
- * `fileName`). Throws with the server's reason when the file was rejected.
- */
-export function getFileId(response: UserFileUploadResponse, fileName?: string): string {
-  const files = response?.user_files ?? [];
-  const file =
-    fileName === undefined
-      ? files.length === 1
-        ? files[0]
-        : undefined
-      : files.find((f) => f.name === fileName);
-  if (file) return file.file_id;
-  const rejected = (response?.rejected_files ?? []).find(
-    (r) => fileName === undefined || r.file_name === fileName,
-  );
-  if (rejected) {
-    throw new KisError(
-      `The server rejected ${JSON.stringify(rejected.file_name)}: ${rejected.reason}`,
-      { body: response },
-    );
-  }
-  throw new KisError(
-    fileName === undefined
-      ? `Expected exactly one uploaded file in the answer, found ${files.length}; pass a fileName`
-      : `No uploaded file named ${JSON.stringify(fileName)} in the answer (files: ${files.map((f) => f.name).join(', ') || 'none'})`,
-    { body: response },
-  );
 }
 
 /**
@@ -594,13 +467,14 @@ export function getFileId(response: UserFileUploadResponse, fileName?: string): 
  * the content hash a journal records. Loads on first use.
  */
 export async function contentHash(requestBody: unknown): Promise<string> {
-  return (await import('./internal/workflows.js')).contentHash(requestBody);
+  return (await lazyPart()).contentHash(requestBody);
 }
+
 /**
  * Check an ingestion request body against the spec's `IngestionRequest` schema (the validators
- * compiled from the spec). Resolves with the issues; empty when valid.
+ * compiled from the spec). Resolves with the issues; empty when valid (a `source` value the spec
+ * does not list is let through: servers newer than the spec accept it).
  */
-
 export async function checkIngestionRequest(body: unknown): Promise<ClientValidationIssue[]> {
-  return (await import('./internal/workflows.js')).checkIngestionRequest(body);
+  return (await lazyPart()).checkIngestionRequest(body);
 }

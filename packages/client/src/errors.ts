@@ -141,13 +141,32 @@ export class APIError extends KisError {
 export class BadRequestError extends APIError {
   static override readonly kind: string = 'BadRequestError';
 }
-/** HTTP 401: the API key is missing, wrong or revoked (some servers answer 403 instead). */
+/**
+ * The API key was rejected: missing, wrong or revoked. HTTP 401, or the 403 deployed servers
+ * answer with `{"detail": "Access denied. User is not authenticated."}` (`status` says which).
+ */
 export class AuthenticationError extends APIError {
   static override readonly kind: string = 'AuthenticationError';
 }
-/** HTTP 403: the key is valid but lacks the permission (or, on some servers, is invalid). */
+/**
+ * HTTP 403 for a key the server accepted but whose role is below what the operation needs
+ * (deployed servers: `error_code: INSUFFICIENT_PERMISSIONS`). The message names the role needed.
+ */
 export class PermissionDeniedError extends APIError {
   static override readonly kind: string = 'PermissionDeniedError';
+  /** The roles that may call the operation, most powerful first (e.g. `['admin', 'curator']`). */
+  readonly roles: readonly string[] | undefined;
+  constructor(
+    message: string,
+    init: KisErrorInit & {
+      status: number;
+      headers?: Record<string, string>;
+      roles?: readonly string[] | undefined;
+    },
+  ) {
+    super(message, init);
+    this.roles = init.roles;
+  }
 }
 /** HTTP 404. */
 export class NotFoundError extends APIError {
@@ -163,8 +182,9 @@ export class PayloadTooLargeError extends APIError {
 }
 /**
  * HTTP 422. `detail` is the list of problems, whatever shape the server used: FastAPI's
- * `{detail: [...]}`, a problem+json `validation[]` (Prism) mapped to the same `{loc, msg, type}`
- * items, or an empty list when the server gave only a message.
+ * `{detail: [...]}`, deployed servers' `{status_code: 422, message: "<Python list>"}` read back
+ * into the same items, a problem+json `validation[]` (Prism) mapped to `{loc, msg, type}`, or an
+ * empty list when the server gave nothing to read.
  */
 export class UnprocessableEntityError extends APIError {
   static override readonly kind: string = 'UnprocessableEntityError';

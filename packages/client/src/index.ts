@@ -2,21 +2,23 @@
  * @kis/client: typed client of the Knowledge Indexing Service API (browser-safe core).
  * Node-only helpers (the JSONL journal) live in `@kis/client/node`.
  */
+export { DocumentIdError, deriveDocumentId, normalizeDocumentId } from '@kis/spec/rules';
 export {
+  type AssociationResult,
   checkIngestionRequest,
   contentHash,
   createKisClient,
-  getFileId,
   type IngestDocumentOptions,
   type IngestDocumentResult,
   type KisClient,
   type KisClientOptions,
   type PrivateKeyUpdate,
+  type ServerVersion,
   type SetupConnectorInput,
   type SetupConnectorResult,
   type UploadFile,
 } from './client.js';
-export { deriveDocumentId, normalizeDocumentId } from './document-id.js';
+export type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor.js';
 export {
   APIConnectionError,
   APIError,
@@ -40,6 +42,7 @@ export {
   UnprocessableEntityError,
   type ValidationIssue,
 } from './errors.js';
+export { getFileId } from './file-id.js';
 export type {
   IngestInput,
   IngestItem,

@@ -8,6 +8,7 @@ export type AccessType = Schemas['AccessType'];
 export type BasicExpertInfo = Schemas['BasicExpertInfo'];
 export type ConnectorCreateRequest = Schemas['ConnectorCreateRequest'];
 export type ConnectorCredentialPairMetadata = Schemas['ConnectorCredentialPairMetadata'];
+export type ConnectorCredentialPairRequest = Schemas['ConnectorCredentialPairRequest'];
 export type Credential = Schemas['Credential'];
 export type CredentialBase = Schemas['CredentialBase'];
 export type DocumentSource = Schemas['DocumentSource'];
@@ -18,6 +19,32 @@ export type IngestionResult = Schemas['IngestionResult'];
 export type InputType = Schemas['InputType'];
 export type ObjectCreationIdResponse = Schemas['ObjectCreationIdResponse'];
 export type Section = Schemas['Section'];
+export type SourceValue = Schemas['SourceValue'];
 export type StatusResponse = Schemas['StatusResponse'];
 export type UserFile = Schemas['UserFile'];
 export type UserFileUploadResponse = Schemas['UserFileUploadResponse'];
+export type VersionResponse = Schemas['VersionResponse'];
+
+/**
+ * A source value to send: one the spec lists (offered by autocompletion), or one a server newer
+ * than the spec added, sent as given. `string & {}` keeps the listed values visible to editors,
+ * which a plain `DocumentSource | string` would collapse into `string`.
+ */
+export type KnownOrNewSource = DocumentSource | (string & {});
+
+/** `T` with its `source` widened to `KnownOrNewSource` (same optionality and nullability). */
+type WithNewSource<T extends { source?: unknown }> = Omit<T, 'source'> &
+  (undefined extends T['source']
+    ? { source?: KnownOrNewSource | Exclude<T['source'], DocumentSource | undefined> }
+    : { source: KnownOrNewSource | Exclude<T['source'], DocumentSource> });
+
+/** What `connectors.create` and `setupConnector` take: the spec's body, any source value. */
+export type ConnectorCreateInput = WithNewSource<ConnectorCreateRequest>;
+/** What `credentials.create` takes: the spec's `CredentialBase`, any source value. */
+export type CredentialCreateInput = WithNewSource<CredentialBase>;
+/** A document to ingest: the spec's `IngestionDocument`, any source value. */
+export type IngestionDocumentInput = WithNewSource<IngestionDocument>;
+/** What `ingestion.ingest` takes: the spec's `IngestionRequest` around an `IngestionDocumentInput`. */
+export type IngestionRequestInput = Omit<IngestionRequest, 'document'> & {
+  document: IngestionDocumentInput;
+};

@@ -141,16 +141,72 @@ describe('typed errors from every error shape in compat-notes', () => {
     expect(e.message).toContain('document.semantic_identifier');
   });
 
-  it('{status_code, message, data} 422 → UnprocessableEntityError with empty detail', async () => {
+  it('both 422 shapes (seed {detail:[...]}, deployed {status_code, message}) give the same error and detail', async () => {
+    const items = [
+      { loc: ['body', 'document', 'semantic_identifier'], msg: 'Field required', type: 'missing' },
+      {
+        loc: ['body', 'document', 'sections', 0, 'text'],
+        msg: "Input isn't a string",
+        type: 'string_type',
+      },
+    ];
+    // deployed servers print FastAPI's list as Python does (compat notes, "Ingestion")
+    const message =
+      "[{'type': 'missing', 'loc': ('body', 'document', 'semantic_identifier'), 'msg': 'Field required', 'input': {'sections': []}}, " +
+      `{'type': 'string_type', 'loc': ('body', 'document', 'sections', 0, 'text'), 'msg': "Input isn't a string", 'input': 5}]`;
+    const seed = (await failWith(() => json({ detail: items }, 422))) as UnprocessableEntityError;
+    const deployed = (await failWith(() =>
+      json({ status_code: 422, message, data: null }, 422),
+    )) as UnprocessableEntityError;
+    for (const err of [seed, deployed]) {
+      expect(UnprocessableEntityError.isInstance(err)).toBe(true);
+      expect(err.detail).toEqual(items);
+      expect(err.message).toContain(
+        "document.semantic_identifier: Field required; document.sections[0].text: Input isn't a string",
+      );
+    }
+    expect(deployed.message).toBe(seed.message);
+  });
+
+  it('a deployed 422 whose message is not a Python list keeps it as the one detail item', async () => {
     const err = await failWith(() =>
-      json(
-        { status_code: 422, message: 'access_type must be public, private or sync', data: null },
-        422,
-      ),
+      json({ status_code: 422, message: 'access_type must be public', data: null }, 422),
     );
     expect(UnprocessableEntityError.isInstance(err)).toBe(true);
-    expect((err as UnprocessableEntityError).detail).toEqual([]);
-    expect(err.message).toContain('access_type must be public, private or sync');
+    expect((err as UnprocessableEntityError).detail).toEqual([
+      { loc: [], msg: 'access_type must be public', type: 'value_error' },
+    ]);
+    expect(err.message).toContain('access_type must be public');
+  });
+
+  it('a 403 that says the user is not authenticated is an AuthenticationError (a rejected key)', async () => {
+    const err = await failWith(() =>
+      json({ detail: 'Access denied. User is not authenticated.' }, 403),
+    );
+    expect(AuthenticationError.isInstance(err)).toBe(true);
+    expect(PermissionDeniedError.isInstance(err)).toBe(false);
+    expect(err.status).toBe(403);
+    expect(err.message).toContain('Check the API key.');
+  });
+
+  it('a 403 for a missing role is a PermissionDeniedError naming the role the operation needs', async () => {
+    const { fetch } = mockFetch(() =>
+      json({ error_code: 'INSUFFICIENT_PERMISSIONS', detail: 'Curator role required' }, 403),
+    );
+    const kis = client(fetch, { maxRetries: 0 });
+    const err = (await kis.credentials.list().catch((e: unknown) => e)) as PermissionDeniedError;
+    expect(PermissionDeniedError.isInstance(err)).toBe(true);
+    expect(AuthenticationError.isInstance(err)).toBe(false);
+    expect(err.code).toBe('INSUFFICIENT_PERMISSIONS');
+    expect(err.roles).toEqual(['admin', 'curator']);
+    expect(err.message).toContain(
+      'This operation needs a key that can manage connectors (admin or curator).',
+    );
+    // ingestion needs the same role on deployed servers
+    const ingest = (await failWith(() =>
+      json({ detail: 'Access denied: this operation needs a key with the admin role' }, 403),
+    )) as PermissionDeniedError;
+    expect(ingest.message).toContain('a key that can manage connectors (admin or curator)');
   });
 
   it('{error_code, detail} keeps the code', async () => {
@@ -305,6 +361,18 @@ describe('serialisation', () => {
     expect(APIConnectionError.isInstance(err)).toBe(true);
     expect(APITimeoutError.isInstance(err)).toBe(false);
     expect(err.message).toContain('ECONNREFUSED');
+    expect(err.code).toBe('ECONNREFUSED');
+    // a library code outside, the system code inside: the system code wins
+    const { fetch: nested } = mockFetch(() => {
+      throw Object.assign(new Error('other side closed'), {
+        code: 'UND_ERR_SOCKET',
+        cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+      });
+    });
+    const reset = await client(nested, { maxRetries: 0 })
+      .ingestion.list()
+      .catch((e) => e);
+    expect(reset.code).toBe('ECONNRESET');
     const ac = new AbortController();
     ac.abort();
     const aborted = await kis.ingestion.list({ signal: ac.signal }).catch((e) => e);

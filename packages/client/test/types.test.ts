@@ -2,14 +2,26 @@ import type { Client } from 'openapi-fetch';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { IngestJournal } from '../src/index.js';
 import {
+  type AssociationResult,
+  type ConnectorCreateInput,
+  type Credential,
+  type CredentialCreateInput,
   createKisClient,
+  type DoctorCheck,
+  type DoctorReport,
+  type DocumentSource,
   type IngestionDocument,
+  type IngestionDocumentInput,
+  type IngestionRequestInput,
   type IngestResult,
   type IngestSummary,
   type KisClient,
+  type KnownOrNewSource,
   type paths,
   type RequestOptions,
+  type ServerVersion,
   type SetupConnectorResult,
+  type SourceValue,
   UnprocessableEntityError,
   type ValidationIssue,
 } from '../src/index.js';
@@ -56,7 +68,15 @@ describe('typed surface', () => {
       });
       void kis.connectors.create({
         name: 'x',
-        // @ts-expect-error unknown source
+        // @ts-expect-error a source is a string
+        source: 7,
+        input_type: 'poll',
+        access_type: 'public',
+        connector_specific_config: {},
+      });
+      // a value a server newer than the spec added: sent as given
+      void kis.connectors.create({
+        name: 'x',
         source: 'myspace',
         input_type: 'poll',
         access_type: 'public',
@@ -88,7 +108,8 @@ describe('typed surface', () => {
     const kis = {} as KisClient;
     expectTypeOf(kis.setupConnector).returns.resolves.toEqualTypeOf<SetupConnectorResult>();
     expectTypeOf<SetupConnectorResult['ccPairId']>().toEqualTypeOf<number | null>();
-    expectTypeOf(kis.ingestDocument).parameter(0).toEqualTypeOf<IngestionDocument>();
+    expectTypeOf(kis.ingestDocument).parameter(0).toEqualTypeOf<IngestionDocumentInput>();
+    expectTypeOf<IngestionDocument>().toMatchTypeOf<IngestionDocumentInput>();
     type Run = ReturnType<KisClient['ingestMany']>;
     const run = {} as Run;
     expectTypeOf(run).toMatchTypeOf<AsyncIterable<IngestResult>>();
@@ -97,6 +118,40 @@ describe('typed surface', () => {
       'created' | 'updated' | 'skipped' | 'failed' | 'aborted' | 'valid'
     >();
     expectTypeOf<FileJournal>().toMatchTypeOf<IngestJournal>();
+  });
+
+  it('KnownOrNewSource: every value the spec lists, and any other string', () => {
+    expectTypeOf<DocumentSource>().toMatchTypeOf<KnownOrNewSource>();
+    expectTypeOf<'jira'>().toMatchTypeOf<KnownOrNewSource>();
+    expectTypeOf<'newthing'>().toMatchTypeOf<KnownOrNewSource>();
+    expectTypeOf<KnownOrNewSource>().toMatchTypeOf<string>();
+    expectTypeOf<number>().not.toMatchTypeOf<KnownOrNewSource>();
+    // not collapsed into string: editors still offer the listed values
+    expectTypeOf<KnownOrNewSource>().not.toEqualTypeOf<string>();
+    expectTypeOf<ConnectorCreateInput['source']>().toEqualTypeOf<KnownOrNewSource>();
+    expectTypeOf<CredentialCreateInput['source']>().toEqualTypeOf<KnownOrNewSource>();
+    expectTypeOf<IngestionDocumentInput['source']>().toEqualTypeOf<
+      KnownOrNewSource | null | undefined
+    >();
+    expectTypeOf<IngestionRequestInput['document']>().toEqualTypeOf<IngestionDocumentInput>();
+    const kis = { connectors: {}, credentials: {}, ingestion: {} } as unknown as KisClient;
+    expectTypeOf(kis.connectors.create).parameter(0).toEqualTypeOf<ConnectorCreateInput>();
+    expectTypeOf(kis.credentials.create).parameter(0).toEqualTypeOf<CredentialCreateInput>();
+    expectTypeOf(kis.ingestion.ingest).parameter(0).toEqualTypeOf<IngestionRequestInput>();
+    // answers keep the spec's SourceValue
+    expectTypeOf<Credential['source']>().toEqualTypeOf<SourceValue>();
+  });
+
+  it('association, version and doctor answers are typed', () => {
+    const kis = { connectors: {} } as unknown as KisClient;
+    expectTypeOf(
+      kis.connectors.associateCredential,
+    ).returns.resolves.toEqualTypeOf<AssociationResult>();
+    expectTypeOf<AssociationResult['ccPairId']>().toEqualTypeOf<number | null>();
+    expectTypeOf(kis.version).returns.resolves.toEqualTypeOf<ServerVersion | null>();
+    expectTypeOf(kis.doctor).returns.resolves.toEqualTypeOf<DoctorReport>();
+    expectTypeOf<DoctorReport['checks']>().toEqualTypeOf<DoctorCheck[]>();
+    expectTypeOf<DoctorCheck['fix']>().toEqualTypeOf<string | undefined>();
   });
 
   it('errors expose typed fields', () => {

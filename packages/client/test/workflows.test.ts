@@ -37,11 +37,6 @@ describe('client-side validation from the spec', () => {
       'document.sections[0]: must have text or image_file_id',
     ],
     [
-      'unknown source',
-      { ...doc(1), source: 'nope' },
-      'document.source: must be one of: ingestion_api, slack, web',
-    ],
-    [
       'metadata value not string',
       { ...doc(1), metadata: { team: 3 } },
       'document.metadata.team: must be string or array',
@@ -166,7 +161,8 @@ function server(routes: Record<string, (c: Call) => Response>) {
   return mockFetch((c) => {
     const key = `${c.method} ${new URL(c.url).pathname.replace('/api', '')}`;
     const route = routes[key];
-    if (!route) return json({ detail: `no route ${key}` }, 404);
+    // FastAPI's answer to a route it does not have
+    if (!route) return json({ detail: 'Not Found' }, 404);
     return route(c);
   });
 }
@@ -175,7 +171,7 @@ describe('setupConnector', () => {
   it('file/web use credential 0 without listing credentials; sends lower-case access_type', async () => {
     const { fetch, calls } = server({
       'POST /manage/admin/connector': () => json({ id: 11, credential: null }),
-      'PUT /manage/admin/connector/11/credential/0': () =>
+      'PUT /manage/connector/11/credential/0': () =>
         json({ success: true, message: 'ok', data: 21 }),
     });
     const kis = client(fetch);
@@ -195,7 +191,7 @@ describe('setupConnector', () => {
           { id: 5, source: 'jira' },
         ]),
       'POST /manage/admin/connector': () => json({ id: 12 }),
-      'PUT /manage/admin/connector/12/credential/5': () => json({ success: true, data: 30 }),
+      'PUT /manage/connector/12/credential/5': () => json({ success: true, data: 30 }),
     });
     const r = await client(fetch).setupConnector({ connector: jira });
     expect(r).toEqual({ connectorId: 12, credentialId: 5, ccPairId: 30 });
@@ -239,7 +235,7 @@ describe('setupConnector', () => {
     const { fetch, calls } = server({
       'GET /manage/admin/credential': () => json([{ id: 9, source: 'jira' }]),
       'POST /manage/admin/connector': () => json({ id: 13 }),
-      'PUT /manage/admin/connector/13/credential/9': () => json({ success: true }),
+      'PUT /manage/connector/13/credential/9': () => json({ success: true }),
     });
     const r = await client(fetch).setupConnector({ connector: jira, credential: 9 });
     expect(r).toEqual({ connectorId: 13, credentialId: 9, ccPairId: null });
@@ -279,7 +275,7 @@ describe('setupConnector', () => {
   it('credential 0 (the default empty one) is taken as given', async () => {
     const { fetch, calls } = server({
       'POST /manage/admin/connector': () => json({ id: 17 }),
-      'PUT /manage/admin/connector/17/credential/0': () => json({ success: true, data: 40 }),
+      'PUT /manage/connector/17/credential/0': () => json({ success: true, data: 40 }),
     });
     const r = await client(fetch).setupConnector({
       connector: { ...jira, source: 'web' },
@@ -293,8 +289,7 @@ describe('setupConnector', () => {
     const { fetch } = server({
       'GET /manage/admin/credential': () => json([{ id: 9, source: 'jira' }]),
       'POST /manage/admin/connector': () => json({ id: 14 }),
-      'PUT /manage/admin/connector/14/credential/9': () =>
-        json({ detail: 'credential not found' }, 500),
+      'PUT /manage/connector/14/credential/9': () => json({ detail: 'credential not found' }, 500),
     });
     const err = await client(fetch, { maxRetries: 0 })
       .setupConnector({ connector: jira, credential: 9 })
@@ -311,7 +306,7 @@ describe('setupConnector', () => {
   it('association answering success:false is an error too', async () => {
     const { fetch } = server({
       'POST /manage/admin/connector': () => json({ id: 15 }),
-      'PUT /manage/admin/connector/15/credential/0': () =>
+      'PUT /manage/connector/15/credential/0': () =>
         json({ success: false, message: 'pair already exists' }),
     });
     const err = await client(fetch)
@@ -327,13 +322,26 @@ describe('setupConnector', () => {
     let n = 0;
     const { fetch } = server({
       'POST /manage/admin/connector': () => json({ id: 16 }),
-      'PUT /manage/admin/connector/16/credential/0': () =>
+      'PUT /manage/connector/16/credential/0': () =>
         ++n === 1
           ? json({ detail: 'gateway' }, 502)
           : json({ success: false, message: 'already exists' }),
     });
     const r = await client(fetch).setupConnector({ connector: { ...jira, source: 'file' } });
     expect(r).toEqual({ connectorId: 16, credentialId: 0, ccPairId: null });
+  });
+
+  it("a deployed server's duplicate answer (data = the connector id) is never taken for a pair id", async () => {
+    let n = 0;
+    const { fetch } = server({
+      'POST /manage/admin/connector': () => json({ id: 18 }),
+      'PUT /manage/connector/18/credential/0': () =>
+        ++n === 1
+          ? json({ detail: 'gateway' }, 502)
+          : json({ success: false, message: 'Connector 18 already has Credential 0', data: 18 }),
+    });
+    const r = await client(fetch).setupConnector({ connector: { ...jira, source: 'file' } });
+    expect(r).toEqual({ connectorId: 18, credentialId: 0, ccPairId: null });
   });
 
   it('create failure: stage create, no connector id', async () => {
@@ -427,7 +435,7 @@ describe('multipart uploads', () => {
       { data: new Uint8Array([2]), fileName: 'b.png', contentType: 'image/png' },
     ]);
     expect(r.user_files.map((f) => f.file_id)).toEqual(['fid-a.png', 'fid-b.png']);
-    expect(calls[0]?.url).toBe('http://kis.test/api/user/file/upload');
+    expect(calls[0]?.url).toBe('http://kis.test/api/user/projects/file/upload');
     const img = await kis.files.uploadImage({ data: new Uint8Array([3]), fileName: 'c.png' });
     expect(img.fileId).toBe('fid-c.png');
     expect(img.file.name).toBe('c.png');

@@ -4,6 +4,7 @@
  * `{error_code, detail}`, `{detail}`, `{message}`, Prism's problem+json with `validation[]`,
  * plain text, and HTML pages (a base URL without `/api`, a proxy or a login page).
  */
+import { isNotAuthenticated, parseValidationMessage } from '@kis/spec/rules';
 import {
   APIConnectionError,
   APIError,
@@ -23,6 +24,7 @@ import {
 } from '../errors.js';
 import { retryAfterMs } from './backoff.js';
 import type { Redactor } from './redact.js';
+import { MANAGING_KEY, rolesFor } from './roles.js';
 import type { Attempted, HeaderReader, Received } from './transport.js';
 
 const MAX_TEXT = 500;
@@ -123,10 +125,25 @@ export interface ParsedErrorBody {
   code?: string;
 }
 
+/**
+ * Deployed servers' 422 (`{status_code: 422, message: "<Python list of errors>", data: null}`)
+ * as the seed's `{detail: [...]}`, so both shapes give the same detail list and summary.
+ */
+function asDetailBody(body: Record<string, unknown>): Record<string, unknown> {
+  if (body.status_code !== 422 || typeof body.message !== 'string') return body;
+  const detail = parseValidationMessage(body.message).map(({ loc, msg, type }) => ({
+    loc: [...loc],
+    msg,
+    type,
+  }));
+  return { ...body, detail };
+}
+
 /** Extract a readable summary (and the 422 detail list) from any known error body shape. */
-export function parseErrorBody(body: unknown): ParsedErrorBody {
-  if (typeof body === 'string') return { summary: collapse(body) };
-  if (!isObject(body)) return { summary: body === undefined ? '' : collapse(JSON.stringify(body)) };
+export function parseErrorBody(raw: unknown): ParsedErrorBody {
+  if (typeof raw === 'string') return { summary: collapse(raw) };
+  if (!isObject(raw)) return { summary: raw === undefined ? '' : collapse(JSON.stringify(raw)) };
+  const body = asDetailBody(raw);
   const code = typeof body.error_code === 'string' ? body.error_code : undefined;
   const withCode = (s: string): ParsedErrorBody =>
     code ? { summary: s ? `${s} (${code})` : code, code } : { summary: s };
@@ -159,23 +176,38 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
 
 const HINTS: Record<number, string> = {
   401: ' Check the API key.',
-  403: ' Check the API key and its role (/manage/admin needs an admin key).',
   413: ' The body exceeds what the server or a proxy accepts (often 1 MB).',
 };
 
 const BY_STATUS: Record<number, typeof APIError> = {
   400: BadRequestError,
   401: AuthenticationError,
-  403: PermissionDeniedError,
   404: NotFoundError,
   409: ConflictError,
   413: PayloadTooLargeError,
 };
 
+/** The roles a 403 is about: none when the key was rejected, else those the operation needs. */
+function forbiddenRoles(body: unknown, path: string | undefined): readonly string[] | undefined {
+  if (isNotAuthenticated(403, body) || path === undefined) return undefined;
+  return rolesFor(path);
+}
+
+/** What to do about an answer of this status (a sentence starting with a space, or ''). */
+function advice(status: number, body: unknown, path: string | undefined): string {
+  if (status !== 403) return HINTS[status] ?? '';
+  if (isNotAuthenticated(status, body)) return HINTS[401] ?? '';
+  return forbiddenRoles(body, path)
+    ? ` This operation needs ${MANAGING_KEY}.`
+    : ' The key lacks the role this operation needs.';
+}
+
 export interface ErrorContext {
   method: string;
   url: string;
   redactor: Redactor;
+  /** The path called, ids filled in (tells which role a 403 is about). */
+  path?: string | undefined;
   /** Extra sentence appended to the message (e.g. the connector-create warning). */
   hint?: string | undefined;
   /** Attempts made, when more than one. */
@@ -222,7 +254,7 @@ export function errorFromResponse(
   const statusText = response.statusText;
   const message =
     `${status}${statusText ? ` ${statusText}` : ''} on ${ctx.method} ${url}` +
-    `${parsed.summary ? `: ${parsed.summary}` : ''}.${HINTS[status] ?? ''}${tail}`;
+    `${parsed.summary ? `: ${parsed.summary}` : ''}.${advice(status, safeBody, ctx.path)}${tail}`;
   const init: KisErrorInit & { status: number; headers: Record<string, string> } = {
     status,
     body: safeBody,
@@ -232,6 +264,14 @@ export function errorFromResponse(
   };
   if (status === 422)
     return new UnprocessableEntityError(message, { ...init, detail: parsed.detail ?? [] });
+  if (status === 403) {
+    // deployed servers answer a rejected key with 403, not 401
+    if (isNotAuthenticated(status, safeBody)) return new AuthenticationError(message, init);
+    return new PermissionDeniedError(message, {
+      ...init,
+      roles: forbiddenRoles(safeBody, ctx.path),
+    });
+  }
   if (status === 429) {
     return new RateLimitError(message, { ...init, retryAfterMs: retryAfterMs(response.headers) });
   }
@@ -248,13 +288,18 @@ const PRE_SEND_CODES = new Set([
   'ENETUNREACH',
 ]);
 
-/** The first `code` and the joined messages along an error's `cause` chain. */
+/**
+ * The code and the joined messages along an error's `cause` chain (and the first of an
+ * `AggregateError`'s errors: a connection tried on several addresses): the first system code
+ * (`ECONNREFUSED`...) found, else the last code.
+ */
 function causeInfo(err: unknown): { code: string | undefined; text: string } {
   let code: string | undefined;
   const parts: string[] = [];
-  let e = err as { message?: unknown; code?: unknown; cause?: unknown } | undefined;
-  for (let i = 0; e && i < 5; i++, e = e.cause as typeof e) {
-    if (code === undefined && typeof e.code === 'string') code = e.code;
+  type Link = { message?: unknown; code?: unknown; cause?: unknown; errors?: Link[] };
+  let e = err as Link | undefined;
+  for (let i = 0; e && i < 6; i++, e = (e.cause ?? e.errors?.[0]) as Link | undefined) {
+    if (typeof e.code === 'string' && !code?.startsWith('E')) code = e.code;
     if (typeof e.message === 'string' && e.message && !parts.includes(e.message))
       parts.push(e.message);
   }
@@ -283,6 +328,8 @@ export function attemptFailure(
     kind: 'connection',
     preSend: code !== undefined && PRE_SEND_CODES.has(code),
     error: new APIConnectionError(redactor.text(`Connection failed: ${method} ${url}: ${text}.`), {
+      // the system code (ECONNREFUSED, ECONNRESET...), for callers to word the reason
+      code,
       // a redacted copy: the original error object is not kept (it could carry anything)
       cause: Object.assign(new Error(redactor.text(text)), code ? { code } : {}),
     }),

@@ -1,18 +1,18 @@
 /**
- * Workflows, loaded on first use by the client: connector set-up, single and bulk ingestion, and
- * the validators compiled from the spec. Kept out of the core entry so apps that only make plain
- * calls load less code.
+ * The part of the client loaded on first use: workflows (connector set-up, single and bulk
+ * ingestion, the validators compiled from the spec) and the calls that are rare or need the rule
+ * book (association, upload, version, doctor). Kept out of the core entry so apps that only make
+ * plain calls load less code; one lazy part, as each extra chunk costs the core a shared one.
  */
+import { DEFAULT_CREDENTIAL_ID, needsCredential } from '@kis/spec/rules';
 import type {
+  AssociationResult,
   IngestDocumentOptions,
   IngestDocumentResult,
   KisClient,
-  PrivateKeyUpdate,
   SetupConnectorInput,
   SetupConnectorResult,
-  UploadFile,
 } from '../client.js';
-import { getFileId } from '../client.js';
 import { ConnectorSetupError, KisError, type KisErrorInit } from '../errors.js';
 import {
   createIngestRun,
@@ -24,20 +24,22 @@ import {
 } from '../ingest.js';
 import type { LevelLogger } from '../logging.js';
 import type {
-  AccessType,
-  ConnectorCreateRequest,
+  ConnectorCreateInput,
   ConnectorCredentialPairMetadata,
   Credential,
-  IngestionDocument,
+  IngestionDocumentInput,
   ObjectCreationIdResponse,
-  StatusResponse,
-  UserFile,
 } from '../types.js';
 import type { Redactor } from './redact.js';
 import type { CallControl, RequestOptions } from './transport.js';
 import { checkIngestionRequest } from './validate.js';
 
 export { contentHash } from '../journal.js';
+export { associate, create, dissociate } from './connectors.js';
+export { runDoctor } from './doctor.js';
+export { updatePrivateKey } from './private-key.js';
+export { upload, uploadOne } from './upload.js';
+export { serverVersion } from './version.js';
 export { checkIngestionRequest };
 
 export interface WorkflowDeps {
@@ -46,13 +48,6 @@ export interface WorkflowDeps {
   log: LevelLogger;
   redactor: Redactor;
   engine: IngestEngine;
-}
-
-function lowerAccess<T extends { access_type?: AccessType | undefined }>(body: T): T {
-  const a = body.access_type;
-  return typeof a === 'string' && a !== a.toLowerCase()
-    ? { ...body, access_type: a.toLowerCase() as AccessType }
-    : body;
 }
 
 function statusOf(err: unknown): KisErrorInit {
@@ -89,7 +84,7 @@ async function listCredentials(
  */
 async function resolveCredential(
   deps: WorkflowDeps,
-  connector: ConnectorCreateRequest,
+  connector: ConnectorCreateInput,
   credential: 'auto' | number,
   opts: RequestOptions | undefined,
 ): Promise<number> {
@@ -100,7 +95,7 @@ async function resolveCredential(
         `setupConnector: credential must be 'auto' or an integer ≥ 0 (got ${JSON.stringify(credential)})`,
       );
     }
-    if (credential === 0) return 0;
+    if (credential === DEFAULT_CREDENTIAL_ID) return credential;
     const all = await listCredentials(deps, opts);
     const found = all.find((c) => c.id === credential);
     if (found === undefined) {
@@ -131,7 +126,7 @@ async function resolveCredential(
     }
     return credential;
   }
-  if (source === 'file' || source === 'web') return 0;
+  if (!needsCredential(source)) return DEFAULT_CREDENTIAL_ID;
   const all = await listCredentials(deps, opts);
   const matches = all.filter((c) => c.source === source);
   if (matches.length === 1) return (matches[0] as Credential).id;
@@ -164,7 +159,8 @@ export async function setupConnector(
     throw new TypeError('setupConnector: input must be { connector, credential? }');
   }
   const { log } = deps;
-  const connector = lowerAccess(input.connector);
+  // access_type is lower-cased by `connectors.create` and the association
+  const connector = input.connector;
   const credentialId = await resolveCredential(deps, connector, input.credential ?? 'auto', opts);
   let created: ObjectCreationIdResponse;
   try {
@@ -181,14 +177,15 @@ export async function setupConnector(
     });
   }
   const connectorId = created.id;
-  const body: ConnectorCredentialPairMetadata = lowerAccess({
+  // the pair is named after the connector (deployed servers require a name)
+  const body: ConnectorCredentialPairMetadata = {
     name: connector.name,
     access_type: connector.access_type,
     ...(connector.groups ? { groups: connector.groups } : {}),
     ...input.association,
-  });
+  };
   let retried = 0;
-  let answer: StatusResponse;
+  let answer: AssociationResult;
   const unfinished = `Connector ${connectorId} exists but is not associated with credential ${credentialId}; finish with connectors.associateCredential(${connectorId}, ${credentialId}) or delete it in the admin interface.`;
   try {
     const control: CallControl = { ...opts, onRetry: () => void retried++ };
@@ -228,17 +225,13 @@ export async function setupConnector(
       },
     );
   }
-  return {
-    connectorId,
-    credentialId,
-    ccPairId: typeof answer.data === 'number' ? answer.data : null,
-  };
+  return { connectorId, credentialId, ccPairId: answer.ccPairId };
 }
 
 /** Validate, fix the id, send one document (see `KisClient.ingestDocument`). */
 export async function ingestDocument(
   deps: WorkflowDeps,
-  document: IngestionDocument,
+  document: IngestionDocumentInput,
   opts: IngestDocumentOptions = {},
 ): Promise<IngestDocumentResult> {
   const { ccPairId, validate, ...request } = opts;
@@ -251,7 +244,9 @@ export async function ingestDocument(
       `ingestDocument: ccPairId must be an integer ≥ 0 (got ${String(ccPairId)})`,
     );
   }
-  const { body, documentId } = prepareIngestion(document, ccPairId, validate !== false);
+  const { body, documentId } = prepareIngestion(document, ccPairId, validate !== false, {
+    log: deps.log,
+  });
   const answer = await deps.engine.ingest(body, { ...request });
   return {
     documentId: answer.document_id || documentId,
@@ -265,89 +260,4 @@ export function startIngestRun(
   options: IngestManyOptions | undefined,
 ): IngestRun {
   return createIngestRun(engine, source, options);
-}
-
-function toBlob(file: UploadFile, defaultName: string, what: string): { blob: Blob; name: string } {
-  if (typeof Blob !== 'undefined' && file instanceof Blob) {
-    const name = (file as { name?: unknown }).name;
-    return { blob: file, name: typeof name === 'string' && name ? name : defaultName };
-  }
-  if (typeof file === 'object' && file !== null && 'data' in file && 'fileName' in file) {
-    if (typeof file.fileName !== 'string' || file.fileName === '') {
-      throw new TypeError(`${what}.fileName must be a non-empty string`);
-    }
-    const data = file.data;
-    const type = file.contentType ?? 'application/octet-stream';
-    const blob = data instanceof Blob ? data : new Blob([data as BlobPart], { type });
-    return { blob, name: file.fileName };
-  }
-  throw new TypeError(
-    `${what} must be a Blob/File or { data: Blob | Uint8Array | ArrayBuffer | string, fileName: string }`,
-  );
-}
-
-/** `files.uploadImage`: upload one file, return its `file_id` (or the server's rejection). */
-export async function uploadImage(
-  upload: KisClient['files']['upload'],
-  file: UploadFile,
-  opts: RequestOptions | undefined,
-): Promise<{ fileId: string; file: UserFile }> {
-  const { name } = toBlob(file, 'file-1', 'files.uploadImage: file');
-  const answer = await upload(file, opts);
-  const fileId = getFileId(answer, name);
-  return { fileId, file: answer.user_files.find((f) => f.file_id === fileId) as UserFile };
-}
-
-/** The multipart body of `files.upload`: one `files` part per file. */
-export function uploadForm(input: UploadFile | readonly UploadFile[]): FormData {
-  const list = (Array.isArray(input) ? input : [input]) as readonly UploadFile[];
-  if (list.length === 0) throw new TypeError('files.upload: give at least one file');
-  const form = new FormData();
-  list.forEach((f, i) => {
-    const { blob, name } = toBlob(f, `file-${i + 1}`, `files.upload: files[${i}]`);
-    form.append('files', blob, name);
-  });
-  return form;
-}
-
-/** The multipart body of `credentials.updatePrivateKey` (all five parts the seed requires). */
-export function privateKeyForm(input: PrivateKeyUpdate): FormData {
-  if (typeof input !== 'object' || input === null) {
-    throw new TypeError(
-      'updatePrivateKey: input must be { name, credentialJson, file, fieldKey, typeDefinitionKey }',
-    );
-  }
-  for (const key of ['name', 'fieldKey', 'typeDefinitionKey'] as const) {
-    if (typeof input[key] !== 'string' || input[key] === '') {
-      throw new TypeError(`updatePrivateKey: ${key} must be a non-empty string`);
-    }
-  }
-  let credentialJson: string;
-  const cj = input.credentialJson;
-  if (typeof cj === 'string') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(cj);
-    } catch (err) {
-      throw new TypeError(`updatePrivateKey: credentialJson is not valid JSON (${message(err)})`);
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new TypeError('updatePrivateKey: credentialJson must be a JSON object');
-    }
-    credentialJson = cj;
-  } else if (typeof cj === 'object' && cj !== null && !Array.isArray(cj)) {
-    credentialJson = JSON.stringify(cj);
-  } else {
-    throw new TypeError(
-      'updatePrivateKey: credentialJson must be an object or a JSON object string',
-    );
-  }
-  const { blob, name } = toBlob(input.file, 'private-key.pfx', 'updatePrivateKey: file');
-  const form = new FormData();
-  form.append('name', input.name);
-  form.append('credential_json', credentialJson);
-  form.append('uploaded_file', blob, name);
-  form.append('field_key', input.fieldKey);
-  form.append('type_definition_key', input.typeDefinitionKey);
-  return form;
 }

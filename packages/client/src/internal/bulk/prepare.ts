@@ -6,26 +6,31 @@
 import { deriveDocumentId, normalizeDocumentId, rawDerivedId } from '@kis/spec/rules';
 import { DocumentValidationError } from '../../errors.js';
 import type { LevelLogger } from '../../logging.js';
-import type { IngestionDocument, IngestionRequest } from '../../types.js';
+import type { IngestionDocumentInput, IngestionRequestInput } from '../../types.js';
 import { assertIngestionRequest } from '../validate.js';
 
 /** A request body ready to send, with the id the server will store it under. */
 export interface PreparedIngestion {
-  body: IngestionRequest;
+  body: IngestionRequestInput;
   documentId: string;
 }
 
 export function prepareIngestion(
-  document: IngestionDocument,
+  document: IngestionDocumentInput,
   ccPairId: number | null | undefined,
   validate: boolean,
   context: { label?: string | undefined; log?: LevelLogger | undefined } = {},
 ): PreparedIngestion {
-  const withPair = (d: IngestionDocument): IngestionRequest =>
+  const withPair = (d: IngestionDocumentInput): IngestionRequestInput =>
     ccPairId === null || ccPairId === undefined
       ? { document: d }
       : { document: d, cc_pair_id: ccPairId };
-  if (validate) assertIngestionRequest(withPair(document), context.label);
+  const { log } = context;
+  const note = log?.enabled('debug')
+    ? (source: string) =>
+        log.log('debug', `source "${source}" is not a value this client knows; sending it as given`)
+    : undefined;
+  if (validate) assertIngestionRequest(withPair(document), context.label, note);
   else if (typeof document !== 'object' || document === null) {
     throw new DocumentValidationError(
       `Invalid ingestion request${context.label ? ` (${context.label})` : ''}: document: must be object`,

@@ -1,0 +1,129 @@
+/**
+ * What the resource methods share: the openapi-fetch client they call through, the per-call
+ * `fetch` that carries their controls to the transport, and `unwrap`, which turns an answer into
+ * its data or the typed error. The lazily loaded calls (connectors, upload, version, doctor) get
+ * the same `CallContext` from the client, and import nothing else from the core at run time (a
+ * module shared with the lazy part would cost the core a chunk of its own).
+ */
+import type { Client } from 'openapi-fetch';
+import { APIError, KisError } from '../errors.js';
+import type { LevelLogger } from '../logging.js';
+import type { paths } from '../types.js';
+import type { Redactor } from './redact.js';
+import type { RouteMemory } from './route-variants.js';
+import type { CallControl, Received, RequestOptions } from './transport.js';
+
+/** An answer as openapi-fetch (or the ingestion hot path) resolves it. */
+export interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Pick<Received, 'status' | 'statusText' | 'headers'>;
+}
+
+/** A sentence added to the error of a failed answer, chosen from its status and body. */
+export type Hint = (status: number, body: unknown) => string | undefined;
+
+/**
+ * The data of a 2xx answer, else the typed error. `path` (ids filled in) names the call in
+ * messages; a function gives it once the call is over (when a route variant decided it). `hint`
+ * as a string is the warning of a create that is not idempotent: added after a 5xx but 503, when
+ * the server may have acted.
+ */
+export type Unwrap = <T>(
+  pending: Promise<Answer<T>>,
+  method: string,
+  path: string | (() => string),
+  hint?: Hint | string,
+) => Promise<T>;
+
+/** A string hint as a `Hint`: said after a 5xx other than 503 (which promises nothing was done). */
+function hintOf(hint: Hint | string | undefined): Hint | undefined {
+  return typeof hint === 'string'
+    ? (status) => (status >= 500 && status !== 503 ? hint : undefined)
+    : hint;
+}
+
+export interface CallContext {
+  /** The normalized base URL (no trailing slash). */
+  baseUrl: string;
+  /** openapi-fetch on the client's transport, for the resource methods. */
+  inner: Client<paths>;
+  /** The per-call `fetch` option that hands `control` to the transport. */
+  via(control: CallControl): (request: Request) => Promise<Response>;
+  unwrap: Unwrap;
+  /**
+   * A request outside openapi-fetch, its answer read as text: the ingestion hot path, and probes
+   * whose bodies no operation takes. A string body is sent as JSON.
+   */
+  send(
+    method: string,
+    path: string,
+    body: string | FormData | null,
+    control: CallControl,
+  ): Promise<Received & { text: string }>;
+  /** Which route variant each group answered on (per client). */
+  routes: RouteMemory;
+  log: LevelLogger;
+  redactor: Redactor;
+}
+
+/** A control from the caller's options plus internal settings (a copy: callers' objects stay as given). */
+export function control(
+  opts: RequestOptions | undefined,
+  extra?: Partial<CallControl>,
+): CallControl {
+  return extra ? { ...opts, ...extra } : { ...opts };
+}
+
+/** `unwrap` for a client: data of a 2xx answer, else the typed error (logged at `info`). */
+export function createUnwrap(baseUrl: string, redactor: Redactor, log: LevelLogger): Unwrap {
+  return async function unwrap<T>(
+    pending: Promise<Answer<T>>,
+    method: string,
+    pathOf: string | (() => string),
+    hint?: Hint | string,
+  ): Promise<T> {
+    let result: Answer<T>;
+    try {
+      result = await pending;
+    } catch (err) {
+      throw thrownBy(
+        err,
+        method,
+        baseUrl + (typeof pathOf === 'string' ? pathOf : pathOf()),
+        redactor,
+      );
+    }
+    const path = typeof pathOf === 'string' ? pathOf : pathOf();
+    const url = baseUrl + path;
+    const { response } = result;
+    if (response.status >= 200 && response.status < 300 && result.error === undefined) {
+      return result.data as T;
+    }
+    // error formatting loads on the first failed answer (keeps the core entry small)
+    const { errorFromResponse } = await import('./error-parse.js');
+    const error = errorFromResponse(response, result.error, {
+      method,
+      url,
+      path,
+      redactor,
+      hint: hintOf(hint)?.(response.status, result.error),
+    });
+    log.log('info', error.message);
+    throw error;
+  };
+}
+
+/** The error to throw when a call rejected instead of answering. */
+function thrownBy(err: unknown, method: string, url: string, redactor: Redactor): KisError {
+  if (KisError.isInstance(err)) return err;
+  if (err instanceof SyntaxError) {
+    return new APIError(
+      redactor.text(`${method} ${url} answered 2xx with a body that is not JSON: ${err.message}`),
+      { status: 200 },
+    );
+  }
+  return new KisError(
+    redactor.text(`${method} ${url} failed: ${String((err as Error)?.message ?? err)}`),
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * The connector calls: creation, and associating a credential on either kind of server
+ * (deployed servers' `PUT /manage/connector/{c}/credential/{k}` first, the seed's
+ * `/manage/admin/...` path when the server has no such route, see `route-variants.ts`). Every
+ * body carries a lower-case `access_type`; the association's also a `name`, as deployed servers
+ * require one.
+ */
+import { isRouteNotFound, ROUTE_VARIANTS } from '@kis/spec/rules';
+import type { AssociationResult } from '../client.js';
+import type {
+  ConnectorCreateInput,
+  ConnectorCreateRequest,
+  ConnectorCredentialPairMetadata,
+  ConnectorCredentialPairRequest,
+  ObjectCreationIdResponse,
+  StatusResponse,
+} from '../types.js';
+import { lowerAccess } from './access.js';
+import type { CallContext, Hint } from './call.js';
+import { sentAsGiven } from './new-source.js';
+import { onServedRoute } from './route-variants.js';
+import type { RequestOptions } from './transport.js';
+
+const [DEPLOYED_PATH, SEED_PATH] = ROUTE_VARIANTS.associate;
+
+/** Said when a create failed in a way that may have created the connector. */
+const CONNECTOR_HINT =
+  'The connector may or may not have been created; list connectors before retrying.';
+
+/** `connectors.create`: not retried once the server may have acted (it is not idempotent). */
+export function create(
+  ctx: CallContext,
+  body: ConnectorCreateInput,
+  opts: RequestOptions | undefined,
+): Promise<ObjectCreationIdResponse> {
+  const path = '/manage/admin/connector';
+  const sent = sentAsGiven<ConnectorCreateRequest>({
+    ...body,
+    access_type: lowerAccess(body.access_type),
+  });
+  const ctl = { ...opts, retryMode: 'unsafe' as const, unsafeHint: CONNECTOR_HINT };
+  const pending = ctx.inner.POST(path, { body: sent, fetch: ctx.via(ctl) });
+  return ctx.unwrap(pending, 'POST', path, CONNECTOR_HINT);
+}
+
+/**
+ * The pair name sent when the caller gives none (deployed servers require one since 3.1): the
+ * ids, worded as the servers word a pair (`Connector 7 already has Credential 3`).
+ */
+export function defaultPairName(connectorId: number, credentialId: number): string {
+  return `Connector ${connectorId} / Credential ${credentialId}`;
+}
+
+/** The body sent on both paths: the caller's, with a name and a lower-case access type. */
+export function pairBody(
+  connectorId: number,
+  credentialId: number,
+  given: ConnectorCredentialPairMetadata | undefined,
+): ConnectorCredentialPairRequest {
+  const { name, access_type, ...rest } = given ?? { access_type: 'public' };
+  return {
+    ...rest,
+    name: name ?? defaultPairName(connectorId, credentialId),
+    access_type: lowerAccess(access_type),
+  };
+}
+
+/**
+ * The answer with the pair id it carries, if any: `data` is the new pair's id only when
+ * `success` is true. A pair that already exists answers `success: false`, and deployed servers
+ * put the connector id in `data` then, which is not a pair id.
+ */
+export function associationResult(answer: StatusResponse): AssociationResult {
+  const ccPairId = answer.success === true && typeof answer.data === 'number' ? answer.data : null;
+  return { ...answer, ccPairId };
+}
+
+const fill = (path: string, connectorId: number, credentialId: number) =>
+  path
+    .replace('{connector_id}', String(connectorId))
+    .replace('{credential_id}', String(credentialId));
+
+/** `connectors.associateCredential`. */
+export async function associate(
+  ctx: CallContext,
+  connectorId: number,
+  credentialId: number,
+  given: ConnectorCredentialPairMetadata | undefined,
+  opts: RequestOptions | undefined,
+): Promise<AssociationResult> {
+  const body = pairBody(connectorId, credentialId, given);
+  const init = {
+    params: { path: { connector_id: connectorId, credential_id: credentialId } },
+    body,
+    fetch: ctx.via({ ...opts }),
+  };
+  let index = 0;
+  const pending = onServedRoute(ctx.routes, 'associate', (i) => {
+    index = i;
+    return i === 0 ? ctx.inner.PUT(DEPLOYED_PATH, init) : ctx.inner.PUT(SEED_PATH, init);
+  });
+  const path = () =>
+    fill(ROUTE_VARIANTS.associate[index] ?? DEPLOYED_PATH, connectorId, credentialId);
+  return associationResult(await ctx.unwrap(pending, 'PUT', path));
+}
+
+const noDissociation: Hint = (status, body) =>
+  isRouteNotFound(status, body)
+    ? 'This server has no dissociation route (servers that follow the seed do not offer one).'
+    : undefined;
+
+/** `connectors.dissociateCredential`: removes the pair row at once (deployed servers). */
+export async function dissociate(
+  ctx: CallContext,
+  connectorId: number,
+  credentialId: number,
+  opts: RequestOptions | undefined,
+): Promise<StatusResponse> {
+  const pending = ctx.inner.DELETE(DEPLOYED_PATH, {
+    params: { path: { connector_id: connectorId, credential_id: credentialId } },
+    fetch: ctx.via({ ...opts }),
+  });
+  const path = fill(DEPLOYED_PATH, connectorId, credentialId);
+  return ctx.unwrap(pending, 'DELETE', path, noDissociation);
+}

@@ -1,0 +1,24 @@
+/** `credentials.updatePrivateKey`: the seed's multipart replacement of a credential's key file. */
+import type { PrivateKeyUpdate } from '../client.js';
+import type { CredentialBase, paths } from '../types.js';
+import type { CallContext } from './call.js';
+import { asIs, multipartBody, privateKeyForm } from './forms.js';
+import type { RequestOptions } from './transport.js';
+
+const PATH = '/manage/admin/credential/private-key/{credential_id}';
+type Form = paths[typeof PATH]['put']['requestBody']['content']['multipart/form-data'];
+
+export function updatePrivateKey(
+  ctx: CallContext,
+  credentialId: number,
+  input: PrivateKeyUpdate,
+  opts: RequestOptions | undefined,
+): Promise<CredentialBase> {
+  const pending = ctx.inner.PUT(PATH, {
+    params: { path: { credential_id: credentialId } },
+    body: multipartBody<Form>(privateKeyForm(input)),
+    bodySerializer: asIs,
+    fetch: ctx.via({ ...opts }),
+  });
+  return ctx.unwrap(pending, 'PUT', `/manage/admin/credential/private-key/${credentialId}`);
+}

@@ -1,0 +1,65 @@
+/**
+ * Uploading files, on either kind of server: `POST /user/projects/file/upload` (deployed servers
+ * since 1.10) first, the seed's `/user/file/upload` when the server has no such route (see
+ * `route-variants.ts`). Servers up to 1.9 answered a bare array of files; the answer is always
+ * returned as `{ user_files, rejected_files }`.
+ */
+import { ROUTE_VARIANTS } from '@kis/spec/rules';
+import type { UploadFile } from '../client.js';
+import type { paths, UserFile, UserFileUploadResponse } from '../types.js';
+import type { CallContext } from './call.js';
+import { asIs, multipartBody, toBlob, uploadForm } from './forms.js';
+import { onServedRoute } from './route-variants.js';
+import type { RequestOptions } from './transport.js';
+
+const [PROJECTS_PATH, SEED_PATH] = ROUTE_VARIANTS.upload;
+
+type ProjectsForm =
+  paths[typeof PROJECTS_PATH]['post']['requestBody']['content']['multipart/form-data'];
+type SeedForm = paths[typeof SEED_PATH]['post']['requestBody']['content']['multipart/form-data'];
+
+/** Said when an upload failed in a way that may have stored the files. */
+export const UPLOAD_HINT =
+  'The files may or may not have been created; list the files before retrying.';
+
+/** The answer in the shape current servers use (a bare array from servers up to 1.9). */
+export function uploadAnswer(data: UserFileUploadResponse | UserFile[]): UserFileUploadResponse {
+  return Array.isArray(data) ? { user_files: data, rejected_files: [] } : data;
+}
+
+/** `files.upload`: one `files` part per file. Retried only when the server surely did nothing. */
+export async function upload(
+  ctx: CallContext,
+  input: UploadFile | readonly UploadFile[],
+  opts: RequestOptions | undefined,
+): Promise<UserFileUploadResponse> {
+  const form = uploadForm(input);
+  const fetch = ctx.via({ ...opts, retryMode: 'unsafe', unsafeHint: UPLOAD_HINT });
+  let index = 0;
+  const pending = onServedRoute(ctx.routes, 'upload', (i) => {
+    index = i;
+    return i === 0
+      ? ctx.inner.POST(PROJECTS_PATH, {
+          body: multipartBody<ProjectsForm>(form),
+          bodySerializer: asIs,
+          fetch,
+        })
+      : ctx.inner.POST(SEED_PATH, {
+          body: multipartBody<SeedForm>(form),
+          bodySerializer: asIs,
+          fetch,
+        });
+  });
+  const path = () => ROUTE_VARIANTS.upload[index] ?? PROJECTS_PATH;
+  return uploadAnswer(await ctx.unwrap(pending, 'POST', path, UPLOAD_HINT));
+}
+
+/** One file uploaded, with the name it went by (to find it in the answer). */
+export async function uploadOne(
+  ctx: CallContext,
+  file: UploadFile,
+  opts: RequestOptions | undefined,
+): Promise<{ answer: UserFileUploadResponse; name: string }> {
+  const { name } = toBlob(file, 'file-1', 'files.uploadImage: file');
+  return { answer: await upload(ctx, file, opts), name };
+}

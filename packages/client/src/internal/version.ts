@@ -1,0 +1,23 @@
+/**
+ * `kis.version()`: the server's release from `GET /version` (deployed servers). A server without
+ * the route (one that follows the seed) resolves null rather than failing.
+ */
+import { isRouteNotFound } from '@kis/spec/rules';
+import type { ServerVersion } from '../client.js';
+import { APIError } from '../errors.js';
+import type { CallContext } from './call.js';
+import type { RequestOptions } from './transport.js';
+
+export async function serverVersion(
+  ctx: CallContext,
+  opts: RequestOptions | undefined,
+): Promise<ServerVersion | null> {
+  try {
+    const pending = ctx.inner.GET('/version', { fetch: ctx.via({ ...opts }) });
+    const data = await ctx.unwrap(pending, 'GET', '/version');
+    return { backendVersion: data.backend_version };
+  } catch (err) {
+    if (APIError.isInstance(err) && isRouteNotFound(err.status, err.body)) return null;
+    throw err;
+  }
+}
