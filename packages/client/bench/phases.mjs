@@ -1,8 +1,10 @@
 // One benchmark phase, run in its own process by run.mjs (so JIT and GC state of one phase do not
 // bleed into the next), against the sinks run.mjs started.
 import http from 'node:http';
-// the package as an app imports it: under Node, its node:http sender
+// the package as an app imports it: under Node, its undici sender
 import { createKisClient } from '@kis/client';
+// the references: undici as an app would use it by hand (the library the Node sender is built on)
+import { Agent, request } from 'undici';
 // the browser-safe core, which sends with fetch (what browsers, Deno, Bun and workers get)
 import { createKisClient as createFetchClient } from '../dist/index.js';
 
@@ -17,7 +19,8 @@ const documentAt = (i) => ({
   metadata: { batch: 'bench' },
 });
 
-// 1. per-call overhead: typed client vs bare fetch, sequential calls, CPU time of this process.
+// 1. per-call overhead: typed client vs bare fetch, bare undici `request` and bare node:http,
+// sequential calls, CPU time of this process.
 // The kinds take turns in blocks of 50 calls (200 turns each for 10,000 calls), in a rotating
 // order, so the machine's drift (other processes, CPU steal, GC) falls on all of them alike; the
 // ratio is of the sums.
@@ -28,6 +31,7 @@ async function overhead(sink) {
   const kis = createKisClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
   const kisFetch = createFetchClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
   const agent = new http.Agent({ keepAlive: true });
+  const dispatcher = new Agent();
   const bodies = Array.from({ length: block }, (_, i) => ({
     document: documentAt(i),
     cc_pair_id: 1,
@@ -50,6 +54,9 @@ async function overhead(sink) {
     bareWithSignal: bareFetch(new AbortController().signal),
     bareHttp: async () => {
       for (const body of bodies) await httpPost(agent, url, JSON.stringify(body));
+    },
+    bareUndici: async () => {
+      for (const body of bodies) await undiciPost(dispatcher, url, JSON.stringify(body));
     },
     typed: async () => {
       for (const body of bodies) await kis.ingestion.ingest(body);
@@ -81,10 +88,12 @@ async function overhead(sink) {
     }
   }
   agent.destroy();
+  await dispatcher.close();
   return {
     calls,
     cpu_ms: sum,
     overhead_ratio: sum.typed / sum.bare,
+    overhead_ratio_vs_bare_undici: sum.typed / sum.bareUndici,
     overhead_ratio_vs_bare_http: sum.typed / sum.bareHttp,
     overhead_ratio_fetch_sender: sum.typedFetch / sum.bare,
     overhead_ratio_fetch_sender_vs_fetch_with_signal: sum.typedFetch / sum.bareWithSignal,
@@ -94,26 +103,39 @@ async function overhead(sink) {
   };
 }
 
-async function rawPool(url, docs, concurrency, withTimeout = false) {
+/** A promise pool: `concurrency` workers sending `docs` with `post(body)`, one at a time each. */
+async function pool(docs, concurrency, post) {
   let next = 0;
   const worker = async () => {
     while (next < docs.length) {
       const i = next++;
-      // withTimeout: what any per-attempt time-out costs with fetch (an AbortSignal per request)
-      const ac = withTimeout ? new AbortController() : undefined;
-      const timer = ac ? setTimeout(() => ac.abort(), 120_000) : undefined;
-      const r = await fetch(url, {
-        signal: ac?.signal,
-        method: 'POST',
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ document: docs[i], cc_pair_id: 1 }),
-      });
-      if (timer) clearTimeout(timer);
-      if (!r.ok) throw new Error(`raw pool: ${r.status}`);
-      await r.json();
+      await post(JSON.stringify({ document: docs[i], cc_pair_id: 1 }));
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/** One POST with bare fetch, the answer parsed. */
+async function fetchPost(url, body) {
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body,
+  });
+  if (!r.ok) throw new Error(`bare fetch: ${r.status}`);
+  return r.json();
+}
+
+/** One POST with undici's `request` on a dispatcher (an Agent), the answer parsed. */
+async function undiciPost(dispatcher, url, body) {
+  const r = await request(url, {
+    dispatcher,
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body,
+  });
+  if (r.statusCode !== 200) throw new Error(`bare undici: ${r.statusCode}`);
+  return r.body.json();
 }
 
 /** One POST with bare node:http (keep-alive agent), the answer parsed: the floor under Node. */
@@ -145,77 +167,71 @@ function httpPost(agent, url, body) {
   });
 }
 
-// The same pool on node:http with a keep-alive agent: the transport ingestMany uses under Node, so
-// the ratio against it is the client's own cost.
-async function rawHttpPool(url, docs, concurrency) {
-  const agent = new http.Agent({ keepAlive: true });
-  let next = 0;
-  const worker = async () => {
-    while (next < docs.length) {
-      const i = next++;
-      await httpPost(agent, url, JSON.stringify({ document: docs[i], cc_pair_id: 1 }));
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  agent.destroy();
-}
-
-// 2. ingestMany vs a raw fetch promise pool (same concurrency), best of 3 interleaved runs
+// 2. ingestMany vs raw promise pools of the same fixed concurrency (undici `request`, fetch,
+// node:http), best of 7 interleaved runs (medians and this process's CPU time in the details). ingestMany runs at that fixed concurrency too
+// (`adaptive: false`): its default limit adapts to the server, which a fixed pool does not.
 async function throughput(sink, count, concurrency) {
   const kis = createKisClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
   const kisFetch = createFetchClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
   const docs = Array.from({ length: count }, (_, i) => documentAt(i));
   const url = `${sink.url}/svc-api/ingestion`;
-  const timeRun = async (client) => {
+  // one connection pool each for the whole phase, as each client keeps its own
+  const dispatcher = new Agent();
+  const agent = new http.Agent({ keepAlive: true });
+  const cpu = Object.fromEntries(
+    ['many', 'undiciPool', 'fetchPool', 'httpPool', 'manyFetch'].map((k) => [k, []]),
+  );
+  const timed = (f) => async () => {
     const t = performance.now();
-    const s = await client.ingestMany(docs, { concurrency, ccPairId: 1 }).done();
-    if (s.created !== count) throw new Error(`ingestMany: ${JSON.stringify(s)}`);
+    await f();
     return performance.now() - t;
   };
-  const many = () => timeRun(kis);
-  const manyFetch = () => timeRun(kisFetch);
-  const pool = async () => {
-    const t = performance.now();
-    await rawPool(url, docs, concurrency);
-    return performance.now() - t;
+  const ingestMany = (client) =>
+    timed(async () => {
+      const s = await client.ingestMany(docs, { concurrency, adaptive: false, ccPairId: 1 }).done();
+      if (s.created !== count) throw new Error(`ingestMany: ${JSON.stringify(s)}`);
+    });
+  const kinds = {
+    many: ingestMany(kis),
+    undiciPool: timed(() => pool(docs, concurrency, (body) => undiciPost(dispatcher, url, body))),
+    fetchPool: timed(() => pool(docs, concurrency, (body) => fetchPost(url, body))),
+    httpPool: timed(() => pool(docs, concurrency, (body) => httpPost(agent, url, body))),
+    manyFetch: ingestMany(kisFetch),
   };
-  const poolTimeout = async () => {
-    const t = performance.now();
-    await rawPool(url, docs, concurrency, true);
-    return performance.now() - t;
-  };
-  const httpPool = async () => {
-    const t = performance.now();
-    await rawHttpPool(url, docs, concurrency);
-    return performance.now() - t;
-  };
-  await many();
-  await pool();
-  await poolTimeout();
-  await httpPool();
-  await manyFetch();
-  const times = { many: [], pool: [], poolTimeout: [], httpPool: [], manyFetch: [] };
+  for (const f of Object.values(kinds)) await f(); // warm-up
+  const times = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
   // interleaved rounds, best of each: the machine is shared, the best run is the least disturbed
-  for (let r = 0; r < 5; r++) {
-    times.pool.push(await pool());
-    times.many.push(await many());
-    times.poolTimeout.push(await poolTimeout());
-    times.httpPool.push(await httpPool());
-    times.manyFetch.push(await manyFetch());
+  for (let r = 0; r < 7; r++) {
+    for (const [k, f] of Object.entries(kinds)) {
+      const c0 = process.cpuUsage();
+      times[k].push(await f());
+      const c = process.cpuUsage(c0);
+      cpu[k].push((c.user + c.system) / 1000);
+    }
   }
-  const best = (a) => Math.min(...a);
+  await dispatcher.close();
+  agent.destroy();
+  const best = (k) => Math.min(...times[k]);
+  const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+  const rate = (k) => (count * 1000) / best(k);
   return {
     count,
     concurrency,
-    docs_per_s_ingest_many: (count * 1000) / best(times.many),
-    docs_per_s_raw_pool: (count * 1000) / best(times.pool),
-    docs_per_s_raw_pool_with_timeout: (count * 1000) / best(times.poolTimeout),
-    docs_per_s_raw_http_pool: (count * 1000) / best(times.httpPool),
-    docs_per_s_ingest_many_fetch_sender: (count * 1000) / best(times.manyFetch),
-    ratio: best(times.pool) / best(times.many),
-    ratio_vs_raw_pool_with_timeout: best(times.poolTimeout) / best(times.many),
-    ratio_vs_raw_http_pool: best(times.httpPool) / best(times.many),
-    ratio_fetch_sender: best(times.pool) / best(times.manyFetch),
+    adaptive: false,
+    docs_per_s_ingest_many: rate('many'),
+    docs_per_s_raw_undici_pool: rate('undiciPool'),
+    docs_per_s_raw_fetch_pool: rate('fetchPool'),
+    docs_per_s_raw_http_pool: rate('httpPool'),
+    docs_per_s_ingest_many_fetch_sender: rate('manyFetch'),
+    ratio_vs_raw_undici_pool: best('undiciPool') / best('many'),
+    ratio_vs_raw_fetch_pool: best('fetchPool') / best('many'),
+    ratio_vs_raw_http_pool: best('httpPool') / best('many'),
+    ratio_fetch_sender_vs_raw_fetch_pool: best('fetchPool') / best('manyFetch'),
+    // the same ratios of the medians, and of this process's median CPU time per run
+    median_ratio_vs_raw_undici_pool: median(times.undiciPool) / median(times.many),
+    cpu_ratio_vs_raw_undici_pool: median(cpu.many) / median(cpu.undiciPool),
+    times_ms: times,
+    cpu_ms: cpu,
   };
 }
 
@@ -229,7 +245,7 @@ async function vsSequential(sink) {
   const seqRate = (seqCount * 1000) / (performance.now() - t0);
   const docs = Array.from({ length: manyCount }, (_, i) => documentAt(i));
   const t1 = performance.now();
-  await kis.ingestMany(docs, { concurrency: 16, ccPairId: 1 }).done();
+  await kis.ingestMany(docs, { concurrency: 16, adaptive: false, ccPairId: 1 }).done();
   const manyRate = (manyCount * 1000) / (performance.now() - t1);
   return {
     sequential_docs_per_s: seqRate,

@@ -1,10 +1,13 @@
 // Streams KIS_COUNT generated documents through ingestMany (0 ms sink) and reports peak RSS,
-// sampled every 20 ms and at checkpoints.
-// as an app imports the package: under Node, its node:http sender
+// sampled every 20 ms and at checkpoints. KIS_MODE: `client` (ingestMany; KIS_CONCURRENCY fixed,
+// or the client's adaptive default when unset), `raw-undici` or `raw-fetch` (a bare promise pool
+// of KIS_CONCURRENCY over the same stream, no client).
+// as an app imports the package: under Node, its undici sender
 import { createKisClient } from '@kis/client';
+import { Agent, request } from 'undici';
 
 const count = Number(process.env.KIS_COUNT);
-const concurrency = Number(process.env.KIS_CONCURRENCY ?? 8);
+const fixed = process.env.KIS_CONCURRENCY ? Number(process.env.KIS_CONCURRENCY) : undefined;
 const checkpoints = (process.env.KIS_CHECKPOINTS ?? '').split(',').filter(Boolean).map(Number);
 const kis = createKisClient({
   baseUrl: process.env.KIS_BASE_URL,
@@ -29,20 +32,15 @@ function* documents() {
 const at = {};
 let next = 0;
 const started = performance.now();
-const raw = process.env.KIS_MODE === 'raw';
-async function rawPool() {
-  // the reference: a bare fetch promise pool over the same stream, no client
+const mode = process.env.KIS_MODE ?? 'client';
+const headers = { authorization: 'Bearer bench-key', 'content-type': 'application/json' };
+async function rawPool(post) {
+  // the reference: a bare promise pool over the same stream, no client
   const it = documents();
   let done = 0;
-  const url = `${process.env.KIS_BASE_URL}/svc-api/ingestion`;
   const worker = async () => {
     for (let n = it.next(); !n.done; n = it.next()) {
-      const r = await fetch(url, {
-        method: 'POST',
-        headers: { authorization: 'Bearer bench-key', 'content-type': 'application/json' },
-        body: JSON.stringify({ document: n.value }),
-      });
-      await r.json();
+      await post(JSON.stringify({ document: n.value }));
       done++;
       if (next < checkpoints.length && done >= checkpoints[next]) {
         const rss = process.memoryUsage.rss();
@@ -52,14 +50,26 @@ async function rawPool() {
       }
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await Promise.all(Array.from({ length: fixed ?? 16 }, worker));
   return { created: done };
 }
-const summary = raw
-  ? await rawPool()
+const url = `${process.env.KIS_BASE_URL}/svc-api/ingestion`;
+const dispatcher = new Agent();
+const rawPosts = {
+  'raw-undici': async (body) => {
+    const r = await request(url, { dispatcher, method: 'POST', headers, body });
+    return r.body.json();
+  },
+  'raw-fetch': async (body) => {
+    const r = await fetch(url, { method: 'POST', headers, body });
+    return r.json();
+  },
+};
+const summary = rawPosts[mode]
+  ? await rawPool(rawPosts[mode])
   : await kis
       .ingestMany(documents(), {
-        concurrency,
+        ...(fixed === undefined ? {} : { concurrency: fixed, adaptive: false }),
         onProgress: (p) => {
           if (next < checkpoints.length && p.done >= checkpoints[next]) {
             const rss = process.memoryUsage.rss();
@@ -72,9 +82,11 @@ const summary = raw
       .done();
 clearInterval(sampler);
 peak = Math.max(peak, process.memoryUsage.rss());
+await dispatcher.close();
 process.send({
   peakMb: peak / 2 ** 20,
   at,
   summary,
+  concurrency: summary.concurrency ?? { final: fixed ?? 16, min: fixed ?? 16, max: fixed ?? 16 },
   seconds: (performance.now() - started) / 1000,
 });

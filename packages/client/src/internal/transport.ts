@@ -184,10 +184,17 @@ interface Bucket {
   abort: () => void;
 }
 
-export type TransportFetch = (input: Request | LightRequest, init?: unknown) => Promise<Response>;
+/**
+ * openapi-fetch's `fetch` option: the answer as a WHATWG Response. `control` (passed by the
+ * client's per-call fetch; openapi-fetch itself passes nothing there, as the client sets no
+ * `requestInitExt`) takes precedence over one carried by the request.
+ */
+export type TransportFetch = (
+  input: Request | LightRequest,
+  control?: CallControl,
+) => Promise<Response>;
 
 export interface Transport {
-  /** openapi-fetch's `fetch` option: the answer as a WHATWG Response. */
   fetch: TransportFetch;
   /** The same call, the answer read as text (the bulk hot path: no Response is built). */
   exchange(input: LightRequest): Promise<Received & { text: string }>;
@@ -332,20 +339,24 @@ export function createTransport(config: TransportConfig): Transport {
     );
   }
 
-  async function call(input: Request | LightRequest, as: 'text' | 'bytes'): Promise<Received> {
+  async function call(
+    input: Request | LightRequest,
+    as: 'text' | 'bytes',
+    given?: CallControl,
+  ): Promise<Received> {
     const url = input.url;
     const method = input.method;
-    let control: CallControl | undefined;
+    let control: CallControl | undefined = given;
     let body: BodyInit | null | undefined;
     let headers: Headers | Record<string, string>;
     if (input instanceof LightRequest) {
       // built for this call only (by openapi-fetch or the client): safe to extend in place
       headers = input.headers;
-      control = input.init[CONTROL_KEY];
+      control ??= input.init[CONTROL_KEY];
       body = input.init.body;
     } else {
       headers = new Headers(input.headers);
-      control = (input as unknown as Record<string, CallControl | undefined>)[CONTROL_KEY];
+      control ??= (input as unknown as Record<string, CallControl | undefined>)[CONTROL_KEY];
       // buffered once, so every attempt can send it again
       body = input.body === null ? undefined : await input.arrayBuffer();
     }
@@ -426,9 +437,12 @@ export function createTransport(config: TransportConfig): Transport {
         if (!canRetry) {
           const note = `${retry > 0 ? ` (after ${retry + 1} attempts)` : ''}${unsafe && !result.preSend && control?.unsafeHint ? ` ${control.unsafeHint}` : ''}`;
           if (note) {
-            const Ctor = error.constructor as new (m: string, i: { cause?: unknown }) => KisError;
+            const Ctor = error.constructor as new (
+              m: string,
+              i: { cause?: unknown; code?: string | undefined },
+            ) => KisError;
             const cause = (error as { cause?: unknown }).cause;
-            const wrapped = new Ctor(error.message + note, cause === undefined ? {} : { cause });
+            const wrapped = new Ctor(error.message + note, { cause, code: error.code });
             log.log('info', wrapped.message);
             throw wrapped;
           }
@@ -457,7 +471,7 @@ export function createTransport(config: TransportConfig): Transport {
   }
 
   return {
-    fetch: async (input) => toResponse(await call(input, 'bytes')),
+    fetch: async (input, control) => toResponse(await call(input, 'bytes', control)),
     exchange: (input) => call(input, 'text') as Promise<Received & { text: string }>,
   };
 }
