@@ -24,22 +24,24 @@ import { BulkRun } from './internal/bulk/run.js';
 import type { CallControl, RequestOptions } from './internal/transport.js';
 import type { IngestJournal } from './journal.js';
 import type { LevelLogger } from './logging.js';
-import type { IngestionDocument, IngestionRequest, IngestionResult } from './types.js';
+import type { IngestionDocumentInput, IngestionRequestInput, IngestionResult } from './types.js';
 
 export { type PreparedIngestion, prepareIngestion } from './internal/bulk/prepare.js';
 
 /** One input item: a bare document, or a document with its own pair id and a caller label. */
-export type IngestInput = IngestionDocument | IngestItem;
+export type IngestInput = IngestionDocumentInput | IngestItem;
 
 export interface IngestItem {
   /** The document; or give `load` to build it when the run is ready to send it. */
-  document?: IngestionDocument | undefined;
+  document?: IngestionDocumentInput | undefined;
   /**
    * Builds the document when the run has room for it (reading and extracting a file, uploading
    * its images): at most as many loads run as requests may be in flight. A load that throws
    * fails this document alone, with its message.
    */
-  load?: ((tools: IngestTools) => IngestionDocument | Promise<IngestionDocument>) | undefined;
+  load?:
+    | ((tools: IngestTools) => IngestionDocumentInput | Promise<IngestionDocumentInput>)
+    | undefined;
   /** Overrides the run's `ccPairId` for this document. */
   ccPairId?: number | null | undefined;
   /** Opaque caller label carried into the result, e.g. `docs/a.md` or `export.jsonl:17`. */
@@ -161,11 +163,19 @@ export interface IngestSummary {
   /** Time spent paused through outages. */
   pausedMs: number;
   /**
-   * Set when the run stopped by itself: an outage outlasted `maxOutageMs` (`outage`), or the
+   * Set when the run stopped by itself: an outage outlasted `maxOutageMs` (`outage`), the
    * server refused what no document can get past: the key, its role, or a base URL that is not
-   * the API (`refused`).
+   * the API (`refused`), or no server could be reached before anything was stored
+   * (`unreachable`: a wrong URL, or a server not running). `error` is the answer or connection
+   * failure that stopped it (`refused`, `unreachable`), for callers that word their own message.
    */
-  stopped: { reason: 'outage' | 'refused'; message: string } | undefined;
+  stopped:
+    | {
+        reason: 'outage' | 'refused' | 'unreachable';
+        message: string;
+        error?: KisError | undefined;
+      }
+    | undefined;
 }
 
 /**
@@ -189,6 +199,11 @@ export interface IngestRun extends AsyncIterable<IngestResult> {
   readonly summary: Promise<IngestSummary>;
   /** Running counts now. */
   progress(): IngestProgress;
+  /**
+   * Stop gracefully (a first Ctrl-C): no new document is read, documents waiting to retry end
+   * `aborted`, requests on the wire finish and count. The `signal` option aborts those too.
+   */
+  stop(): void;
 }
 
 /** What the engine needs from the client. */
@@ -196,7 +211,7 @@ export interface IngestEngine {
   log: LevelLogger;
   timeoutMs: number;
   /** One attempt (the engine retries): the transport is told `maxRetries: 0`. */
-  ingest(body: IngestionRequest, control: CallControl): Promise<IngestionResult>;
+  ingest(body: IngestionRequestInput, control: CallControl): Promise<IngestionResult>;
   /** Uploads one image for `IngestTools.imageFileId`; resolves with its file id. */
   uploadImage(file: UploadFile, options: RequestOptions): Promise<string>;
 }

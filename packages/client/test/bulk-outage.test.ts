@@ -1,7 +1,12 @@
 // Bulk runs with the client's defaults through what servers do to them: an outage in mid-run,
 // an outage longer than the limit, answers that are final, a spent retry budget, a dry run.
 import { describe, expect, it } from 'vitest';
-import { createKisClient, type IngestionDocument, type IngestProgress } from '../src/index.node.js';
+import {
+  APIConnectionError,
+  createKisClient,
+  type IngestionDocument,
+  type IngestProgress,
+} from '../src/index.node.js';
 import { client, json, mockFetch } from './helpers.js';
 import { startLoopback } from './loopback.js';
 
@@ -62,13 +67,24 @@ describe('ingestMany through outages', () => {
   it('stops after the outage limit with no document failed, and says why', async () => {
     const server = await startLoopback({ delayMs: 1 }, KEY);
     const kis = createKisClient({ baseUrl: server.url, apiKey: KEY, logLevel: 'off' });
-    await server.goDown();
-    const s = await kis.ingestMany(docs(50), { maxOutageMs: 1_000 }).done();
+    let down = false;
+    const s = await kis
+      .ingestMany(docs(300), {
+        maxOutageMs: 1_000,
+        onResult: (r) => {
+          if (r.status === 'created' && !down) {
+            down = true;
+            void server.goDown(); // and never comes back
+          }
+        },
+      })
+      .done();
     expect(s.failed).toBe(0);
-    expect(s.created).toBe(0);
-    expect(s.aborted).toBe(50);
+    expect(s.created).toBeGreaterThan(0);
+    expect(s.aborted).toBeGreaterThan(0);
     expect(s.stopped?.reason).toBe('outage');
     expect(s.stopped?.message).toMatch(/has not answered successfully/);
+    expect(server.docs.size).toBeGreaterThanOrEqual(s.created);
     await server.close();
   }, 30_000);
 });
@@ -113,6 +129,47 @@ describe('ingestMany failures', () => {
         ['failed', null],
       ]);
       expect(server.requests).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('ingestMany when nothing can be reached, or when told to stop', () => {
+  it('stops at once when no server was ever reached (a wrong port), storing nothing', async () => {
+    const server = await startLoopback({}, KEY);
+    const url = server.url;
+    await server.close(); // the port now refuses connections
+    const kis = createKisClient({ baseUrl: url, apiKey: KEY, logLevel: 'off' });
+    const started = Date.now();
+    const s = await kis.ingestMany(docs(20)).done();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(s.stopped?.reason).toBe('unreachable');
+    expect(s.stopped?.message).toMatch(/ECONNREFUSED|refused/i);
+    expect(APIConnectionError.isInstance(s.stopped?.error)).toBe(true);
+    expect(s.stopped?.error?.code).toBe('ECONNREFUSED');
+    expect(s.failed).toBe(0);
+    expect(s.created).toBe(0);
+    expect(s.aborted).toBe(s.total);
+  });
+
+  it('stop() lets requests on the wire finish and ends the waiting ones as aborted', async () => {
+    const server = await startLoopback({ delayMs: 50, p503: 0.5, seed: 3 }, KEY);
+    try {
+      const kis = createKisClient({ baseUrl: server.url, apiKey: KEY, logLevel: 'off' });
+      const run = kis.ingestMany(docs(400), { concurrency: 8, adaptive: false });
+      const results = [];
+      for await (const r of run) {
+        results.push(r);
+        if (results.length === 20) run.stop();
+      }
+      const s = await run.summary;
+      expect(s.total).toBeLessThan(400);
+      expect(s.total).toBe(results.length);
+      expect(s.failed).toBe(0);
+      expect(s.aborted).toBeGreaterThan(0);
+      // everything the server stored was reported stored: nothing cut off in flight
+      expect(server.docs.size).toBe(s.created + s.updated);
     } finally {
       await server.close();
     }

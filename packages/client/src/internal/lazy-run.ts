@@ -74,6 +74,10 @@ export function lazyIngestRun(
         }
       );
     },
+    stop(): void {
+      if (loaded) loaded.stop();
+      else void get().then((r) => r.stop());
+    },
     [Symbol.asyncIterator](): AsyncIterator<IngestResult> {
       if (mode !== 'idle') {
         throw new TypeError(

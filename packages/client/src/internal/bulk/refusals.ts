@@ -5,6 +5,8 @@
  */
 import { isRouteNotFound } from '@kis/spec/rules';
 import {
+  APIConnectionError,
+  APITimeoutError,
   AuthenticationError,
   HtmlResponseError,
   type KisError,
@@ -14,12 +16,44 @@ import {
 /** The message to stop the run with, or undefined when the error concerns one document only. */
 export function runStopping(error: KisError): string | undefined {
   const status = error.status;
-  if (AuthenticationError.isInstance(error) || PermissionDeniedError.isInstance(error)) {
-    return `Stopped: the server refused the API key (${error.message}); no document can be stored with it.`;
+  if (AuthenticationError.isInstance(error)) {
+    return `Stopped: the server rejected the API key (${error.message}); no document can be stored with it.`;
+  }
+  if (PermissionDeniedError.isInstance(error)) {
+    return `Stopped: the API key lacks the role ingestion needs (${error.message}); no document can be stored with it.`;
   }
   if (HtmlResponseError.isInstance(error)) return `Stopped: ${error.message}`;
   if (status !== undefined && isRouteNotFound(status, error.body)) {
     return `Stopped: the server has no ingestion route here (${error.message}); check that the base URL ends in /api.`;
   }
   return undefined;
+}
+
+/** Connection failures that mean no server is there at all (as opposed to one going away). */
+const NO_SERVER = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/**
+ * Before any document was stored: the message to stop with when the server cannot be reached at
+ * all (a wrong URL or port, a server not started), instead of pausing as for an outage.
+ */
+export function neverReached(error: KisError): string | undefined {
+  // read before the checks: the classes' guards narrow `error` structurally
+  const { message } = error;
+  const code = connectionCode(error);
+  if (!APIConnectionError.isInstance(error) || APITimeoutError.isInstance(error)) return undefined;
+  if (code === undefined || !NO_SERVER.has(code)) return undefined;
+  return `Stopped: ${message} No document was stored; check the base URL and that the server is running.`;
+}
+
+/** The system error code of a connection failure (`ECONNREFUSED`...), from the error or its cause. */
+function connectionCode(error: KisError): string | undefined {
+  if (error.code !== undefined) return error.code;
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  return typeof cause?.code === 'string' ? cause.code : undefined;
 }

@@ -16,14 +16,14 @@ import type {
   IngestSummary,
 } from '../../ingest.js';
 import { contentHash } from '../../journal.js';
-import type { IngestionDocument } from '../../types.js';
+import type { IngestionDocumentInput } from '../../types.js';
 import { sleep } from '../backoff.js';
 import type { AbortRegistry, CallControl } from '../transport.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import { DEFAULT_MAX_CONCURRENCY } from './limits.js';
 import { OutageGate } from './outage.js';
 import { type PreparedIngestion, prepareIngestion } from './prepare.js';
-import { runStopping } from './refusals.js';
+import { neverReached, runStopping } from './refusals.js';
 import { BULK_DEFAULTS, classify, retryDelayMs } from './retry-policy.js';
 import { Slots } from './slots.js';
 import { puller } from './source.js';
@@ -57,6 +57,16 @@ export class BulkRun implements IngestRun {
     add: (abort) => this.aborts.add(abort),
     delete: (abort) => this.aborts.delete(abort),
   };
+  /** Waits (for a retry, a probe turn, a slot): ended by `stop()` as well as by cancelling. */
+  private readonly waitController = new AbortController();
+  private readonly waitAborts = new Set<() => void>();
+  private readonly waits: AbortRegistry = {
+    signal: this.waitController.signal,
+    add: (abort) => this.waitAborts.add(abort),
+    delete: (abort) => this.waitAborts.delete(abort),
+  };
+  private stopping = false;
+  private everStored = false;
   private readonly limiter: ConcurrencyLimiter | undefined;
   private readonly fixedLimit: number;
   private readonly slots: Slots;
@@ -210,8 +220,10 @@ export class BulkRun implements IngestRun {
     if (this.cancelled) return;
     this.cancelled = true;
     this.controller.abort(reason);
-    for (const abort of this.aborts) abort();
+    this.waitController.abort(reason);
+    for (const abort of [...this.aborts, ...this.waitAborts]) abort();
     this.aborts.clear();
+    this.waitAborts.clear();
     this.wake();
   }
 
@@ -294,13 +306,13 @@ export class BulkRun implements IngestRun {
     let sourceDone = false;
     let sourceError: unknown;
     try {
-      while (!this.cancelled) {
-        while (!this.cancelled && !this.takeRoom()) {
+      while (!this.cancelled && !this.stopping) {
+        while (!this.cancelled && !this.stopping && !this.takeRoom()) {
           await new Promise<void>((resolve) => {
             this.wakeProducer = resolve;
           });
         }
-        if (this.cancelled) break;
+        if (this.cancelled || this.stopping) break;
         let next: IteratorResult<IngestInput>;
         try {
           const n = pull();
@@ -386,15 +398,25 @@ export class BulkRun implements IngestRun {
     const rawPair = item && item.ccPairId !== undefined ? item.ccPairId : this.options.ccPairId;
     const ccPairId = rawPair ?? null;
     const base = { index, ref, ccPairId };
-    let document: IngestionDocument;
+    let document: IngestionDocumentInput;
     let prepared: PreparedIngestion;
     try {
-      document = (item ? await this.load(item) : input) as IngestionDocument;
+      document = (item ? await this.load(item) : input) as IngestionDocumentInput;
       prepared = prepareIngestion(document, ccPairId, this.options.validate !== false, {
         label: ref ?? `item ${index}`,
         log: this.engine.log,
       });
     } catch (err) {
+      // a load cut short by the run's end (its upload aborted) is not the document's failure
+      if (this.cancelled) {
+        return {
+          ...base,
+          documentId: null,
+          status: 'aborted',
+          attempts: 0,
+          error: this.stopError(),
+        };
+      }
       return { ...base, documentId: null, status: 'failed', attempts: 0, error: errorOf(err) };
     }
     const { body, documentId } = prepared;
@@ -435,8 +457,8 @@ export class BulkRun implements IngestRun {
   }
 
   /** The item's document, built by its loader when it has one. */
-  private async load(item: IngestItem): Promise<IngestionDocument> {
-    if (item.load === undefined) return item.document as IngestionDocument;
+  private async load(item: IngestItem): Promise<IngestionDocumentInput> {
+    if (item.load === undefined) return item.document as IngestionDocumentInput;
     return item.load({
       imageFileId: (file) => this.uploads.fileId(file),
       signal: this.controller.signal,
@@ -463,15 +485,20 @@ export class BulkRun implements IngestRun {
     const pausedAtFirst = this.gate.pausedMs();
     let attempts = 0;
     for (;;) {
-      if (this.cancelled) return { attempts, error: this.stopError(), aborted: true };
+      if (this.cancelled || this.stopping) {
+        return { attempts, error: this.stopError(), aborted: true };
+      }
       if (!slot.held) {
         try {
-          await this.gate.admit(this.registry);
+          await this.gate.admit(this.waits);
         } catch {
           return { attempts, error: this.stopError(), aborted: true };
         }
-        await this.slots.acquire(this.registry);
-        if (this.cancelled) return { attempts, error: this.stopError(), aborted: true };
+        await this.slots.acquire(this.waits);
+        if (this.cancelled || this.stopping) {
+          if (!this.waits.signal.aborted) this.releaseSlot();
+          return { attempts, error: this.stopError(), aborted: true };
+        }
         slot.held = true;
       }
       attempts++;
@@ -481,6 +508,7 @@ export class BulkRun implements IngestRun {
         const answer = await this.engine.ingest(prepared.body, control);
         this.limiter?.success(performance.now() - sentAt);
         this.gate.success();
+        this.everStored = true;
         slot.held = false;
         this.releaseSlot();
         return {
@@ -504,8 +532,13 @@ export class BulkRun implements IngestRun {
       if (outcome.kind === 'final') {
         this.gate.success(); // the server answered: it is up
         const stop = runStopping(outcome.error);
-        if (stop !== undefined) this.stopRun('refused', stop);
+        if (stop !== undefined) this.stopRun('refused', stop, outcome.error);
         return { attempts, error: outcome.error };
+      }
+      const unreachable = this.everStored ? undefined : neverReached(outcome.error);
+      if (unreachable !== undefined) {
+        this.stopRun('unreachable', unreachable, outcome.error);
+        return { attempts, error: this.stopError(), aborted: true };
       }
       this.gate.failure(outcome.error.message);
       if (this.gate.exhausted()) this.stopForOutage();
@@ -527,7 +560,7 @@ export class BulkRun implements IngestRun {
       }
       this.retried++;
       try {
-        await sleep(delay, this.registry.signal, this.registry);
+        await sleep(delay, this.waits.signal, this.waits);
       } catch {
         return { attempts, error: this.stopError(), aborted: true };
       }
@@ -548,16 +581,37 @@ export class BulkRun implements IngestRun {
     );
   }
 
-  private stopRun(reason: 'outage' | 'refused', message: string): void {
+  /**
+   * Stops gracefully: no new document is read, documents waiting (to retry, for a probe turn or
+   * a slot) end `aborted`, requests on the wire finish and count. `cancel` (the signal) also
+   * aborts those.
+   */
+  stop(): void {
+    if (this.stopping || this.finished) return;
+    this.stopping = true;
+    this.waitController.abort(
+      new APIUserAbortError('ingestMany was stopped before this document was stored.'),
+    );
+    for (const abort of this.waitAborts) abort();
+    this.waitAborts.clear();
+    this.wake();
+  }
+
+  private stopRun(
+    reason: 'outage' | 'refused' | 'unreachable',
+    message: string,
+    error?: KisError,
+  ): void {
     if (this.stopped) return;
-    this.stopped = { reason, message };
+    this.stopped = error === undefined ? { reason, message } : { reason, message, error };
     this.engine.log.log('error', message);
     this.cancel(new RunStopped(message));
   }
 
   private stopError(): KisError {
-    const reason = this.controller.signal.reason;
-    if (KisError.isInstance(reason)) return reason;
+    for (const reason of [this.controller.signal.reason, this.waitController.signal.reason]) {
+      if (KisError.isInstance(reason)) return reason;
+    }
     return new APIUserAbortError('ingestMany was cancelled before this document was stored.');
   }
 }
