@@ -10,9 +10,9 @@ import {
 import { UsageError } from '../src/internal/errors.js';
 
 describe('enumerations from the spec', () => {
-  it('reads the 55 DocumentSource values from @kis/spec', () => {
+  it('reads the 60 DocumentSource values from @kis/spec', () => {
     const values = documentSources();
-    expect(values).toHaveLength(55);
+    expect(values).toHaveLength(60);
     expect(values).toContain('jira');
     expect(values).toContain('ingestion_api');
     expect(inputTypes()).toContain('poll');

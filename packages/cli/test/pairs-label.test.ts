@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pairsLabel } from '../src/internal/commands/ingest.js';
+import { pairsLabel } from '../src/internal/commands/ingest/report.js';
 
 describe('pairsLabel (the ingest summary names the pairs documents went to)', () => {
   it('names one pair, the default pair, or all of them', () => {

@@ -65,6 +65,33 @@ describe('progress', () => {
     expect(lines[1]).toMatch(/^ingesting: 2\/5 \| /);
   });
 
+  it("shows the client's concurrency limit, the documents waiting to retry, and a pause", () => {
+    vi.useFakeTimers();
+    const { io, err } = fakeIo(false);
+    const progress = createProgress(io, {
+      label: 'ingesting',
+      enabled: true,
+      paint: painter(false),
+      intervalMs: 1000,
+    });
+    progress.setTotal(10);
+    const counts = { processed: 4, failed: 0, skipped: 0, ratePerSec: 2, concurrency: 16 };
+    progress.update({ ...counts, waiting: 3 });
+    vi.advanceTimersByTime(1000);
+    progress.update({
+      ...counts,
+      waiting: 6,
+      pausedSince: new Date(2024, 0, 1, 14, 2, 11).getTime(),
+      pauseReason: '503 Service Unavailable on POST http://h/api/svc-api/ingestion: busy.',
+    });
+    vi.advanceTimersByTime(1000);
+    progress.stop();
+    expect(err().trim().split('\n')).toEqual([
+      'ingesting: 4/10 | 2.0/s | ETA 3.0 s | concurrency 16 | failed 0 | retrying 3',
+      'ingesting: 4/10 | paused: server not answering since 14:02:11 (503 Service Unavailable: busy) — probing | failed 0 | retrying 6',
+    ]);
+  });
+
   it('prints nothing when disabled (--quiet)', () => {
     vi.useFakeTimers();
     const { io, err } = fakeIo(false);

@@ -68,8 +68,11 @@ export interface Connection {
   apiKey: string;
 }
 
-/** Checks a base URL: http(s), and its path ends with the `/api` prefix. Returns it normalised. */
-export function checkBaseUrl(value: string, from: string): string {
+/**
+ * Checks a base URL: http(s), and (unless `requireApi` is false) its path ends with the `/api`
+ * prefix. Returns it normalised.
+ */
+export function checkBaseUrl(value: string, from: string, requireApi = true): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -85,7 +88,7 @@ export function checkBaseUrl(value: string, from: string): string {
     throw new UsageError(`${from}: "${value}" must not have a query or fragment`);
   }
   const path = url.pathname.replace(/\/+$/, '');
-  if (!/(^|\/)api$/.test(path)) {
+  if (requireApi && !/(^|\/)api$/.test(path)) {
     const suggestion = `${url.origin}${path}/api`;
     throw new UsageError(
       `${from}: "${value}" lacks the /api prefix; the base URL includes it, e.g. ${suggestion}`,
@@ -103,6 +106,7 @@ export class Context {
   private connectionPromise: Promise<Connection> | undefined;
   private apiKeyPromise: Promise<string> | undefined;
   private clientPromise: Promise<KisClient> | undefined;
+  private asGivenPromise: Promise<KisClient> | undefined;
 
   constructor(io: Io, options: GlobalOptions, secrets: Secrets) {
     this.io = io;
@@ -123,7 +127,7 @@ export class Context {
     return this.connectionPromise;
   }
 
-  private async resolveConnection(): Promise<Connection> {
+  private async resolveConnection(requireApi = true): Promise<Connection> {
     const { env } = this.io;
     const rawBase = this.options.baseUrl ?? env.KIS_BASE_URL;
     if (rawBase === undefined || rawBase.trim() === '') {
@@ -134,6 +138,7 @@ export class Context {
     const baseUrl = checkBaseUrl(
       rawBase.trim(),
       this.options.baseUrl !== undefined ? '--base-url' : 'KIS_BASE_URL',
+      requireApi,
     );
     const apiKey = await this.apiKey();
     return { baseUrl, apiKey };
@@ -194,12 +199,31 @@ export class Context {
 
   /** The client for this command (created on first use). */
   client(): Promise<KisClient> {
-    this.clientPromise ??= this.createClient();
+    this.clientPromise ??= this.connection().then((c) => this.createClient(c));
     return this.clientPromise;
   }
 
-  private async createClient(): Promise<KisClient> {
-    const { baseUrl, apiKey } = await this.connection();
+  /**
+   * A client for work that sends nothing (`kis ingest --dry-run`): the configured connection when
+   * there is one, else a placeholder, so that no server and no key are needed.
+   */
+  offlineClient(): Promise<KisClient> {
+    return this.connection().then(
+      (c) => this.createClient(c),
+      () => this.createClient({ baseUrl: 'http://offline.invalid/api', apiKey: 'offline' }),
+    );
+  }
+
+  /**
+   * A client for the base URL as given, with or without the `/api` prefix: for `kis doctor`,
+   * which reports a missing prefix (and what the server answers instead) itself.
+   */
+  clientAsGiven(): Promise<KisClient> {
+    this.asGivenPromise ??= this.resolveConnection(false).then((c) => this.createClient(c));
+    return this.asGivenPromise;
+  }
+
+  private async createClient({ baseUrl, apiKey }: Connection): Promise<KisClient> {
     const out = this.out;
     const level: LogLevel = this.options.verbose ? 'debug' : 'off';
     const line = (message: string, fields?: Record<string, unknown>) => {

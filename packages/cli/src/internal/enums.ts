@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { PROFILES, profileAcceptsAccessType } from '@kis/spec/rules';
 import { distance } from 'fastest-levenshtein';
 import { UsageError } from './errors.js';
 
@@ -21,7 +22,7 @@ function schemaEnum(name: string): readonly string[] {
   return values.filter((v): v is string => typeof v === 'string');
 }
 
-/** The 55 `DocumentSource` values, in the spec's order. */
+/** The `DocumentSource` values (60: every release's), in the spec's order. */
 export function documentSources(): readonly string[] {
   return schemaEnum('DocumentSource');
 }
@@ -31,9 +32,14 @@ export function inputTypes(): readonly string[] {
   return schemaEnum('InputType');
 }
 
-/** `AccessType` values as clients send them (lower case; the spec also admits the seed's `PUBLIC`). */
+/**
+ * `AccessType` values as clients send them: those every server takes (the rule book's
+ * `profileAcceptsAccessType`: deployed servers refuse the seed's `PUBLIC`, which the spec admits).
+ */
 export function accessTypes(): readonly string[] {
-  return [...new Set(schemaEnum('AccessType').map((v) => v.toLowerCase()))];
+  return schemaEnum('AccessType').filter((v) =>
+    PROFILES.every((profile) => profileAcceptsAccessType(profile, v)),
+  );
 }
 
 /** Values close to `input`: small edit distance, or sharing a prefix or substring. */

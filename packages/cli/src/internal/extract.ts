@@ -1,6 +1,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
+import {
+  extensionsFor,
+  FILE_KINDS,
+  type FileKind,
+  type FileKindInfo,
+  fileKindOf,
+} from '@kis/spec/rules';
 import { oneLine } from './errors.js';
 import { fsReason, parseJsonText } from './structured.js';
 
@@ -19,41 +26,24 @@ const pdfLib = lazy(() => import('unpdf'));
 const docxLib = lazy(() => import('mammoth'));
 const fileTypeLib = lazy(() => import('file-type'));
 
-/** What a supported file extension is read as. */
-export type FileKind = 'text' | 'html' | 'pdf' | 'docx' | 'csv' | 'json' | 'image';
+/** What a file `kis ingest` reads is read as (the rule book's kinds, less private keys). */
+export type IngestKind = Exclude<FileKind, 'key'>;
 
-interface KindInfo {
-  kind: FileKind;
-  /** The value recorded in the document's `file_type` metadata. */
-  fileType: string;
-  /** For images: the MIME types the content must sniff as. */
-  mimes?: readonly string[];
-}
-
-const KINDS: Readonly<Record<string, KindInfo>> = {
-  '.txt': { kind: 'text', fileType: 'txt' },
-  '.text': { kind: 'text', fileType: 'txt' },
-  '.md': { kind: 'text', fileType: 'md' },
-  '.markdown': { kind: 'text', fileType: 'md' },
-  '.html': { kind: 'html', fileType: 'html' },
-  '.htm': { kind: 'html', fileType: 'html' },
-  '.pdf': { kind: 'pdf', fileType: 'pdf' },
-  '.docx': { kind: 'docx', fileType: 'docx' },
-  '.csv': { kind: 'csv', fileType: 'csv' },
-  '.json': { kind: 'json', fileType: 'json' },
-  '.png': { kind: 'image', fileType: 'png', mimes: ['image/png'] },
-  '.jpg': { kind: 'image', fileType: 'jpg', mimes: ['image/jpeg'] },
-  '.jpeg': { kind: 'image', fileType: 'jpg', mimes: ['image/jpeg'] },
-  '.gif': { kind: 'image', fileType: 'gif', mimes: ['image/gif'] },
-  '.webp': { kind: 'image', fileType: 'webp', mimes: ['image/webp'] },
-};
+/** A file kind `kis ingest` turns into a document. */
+export type KindInfo = FileKindInfo & { readonly kind: IngestKind };
 
 /** The file extensions `kis ingest` turns into documents (lower case, with the dot). */
-export const SUPPORTED_EXTENSIONS: readonly string[] = Object.keys(KINDS);
+export const SUPPORTED_EXTENSIONS: readonly string[] = extensionsFor('ingest');
 
-/** The kind of a file by its extension, or undefined when the type is not supported. */
+/** The kind of a file by its extension, or undefined when `kis ingest` does not read it. */
 export function kindOf(path: string): KindInfo | undefined {
-  return KINDS[extname(path).toLowerCase()];
+  const info = fileKindOf(path);
+  return info?.ingest && info.kind !== 'key' ? (info as KindInfo) : undefined;
+}
+
+/** The extensions of one kind of file (`.png .jpg …` for images), from the rule book. */
+export function extensionsOfKind(kind: FileKind): string[] {
+  return Object.keys(FILE_KINDS).filter((ext) => FILE_KINDS[ext]?.kind === kind);
 }
 
 /** Text extracted from a file, ready to become a text section. */
@@ -243,8 +233,7 @@ async function docxToText(bytes: Buffer): Promise<string> {
 async function sniffImage(info: KindInfo, bytes: Buffer): Promise<string> {
   const { fileTypeFromBuffer } = await fileTypeLib();
   const found = await fileTypeFromBuffer(bytes);
-  const expected = info.mimes ?? [];
-  if (!found || !expected.includes(found.mime)) {
+  if (!found || found.mime !== info.mime) {
     const what = found ? `${found.mime} content` : 'unrecognised content';
     throw new ExtractionError(`not a valid ${info.fileType.toUpperCase()} image (${what})`);
   }

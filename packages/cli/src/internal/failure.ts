@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import {
   APIConnectionError,
   APIError,
@@ -42,19 +43,6 @@ const NET_REASONS: Record<string, string> = {
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate cannot be verified',
 };
 
-function networkCode(error: unknown): string | undefined {
-  let e = error as { code?: unknown; cause?: unknown; errors?: unknown } | undefined;
-  for (let i = 0; e && i < 6; i++) {
-    if (typeof e.code === 'string' && e.code in NET_REASONS) return e.code;
-    if (Array.isArray(e.errors) && e.errors.length > 0) {
-      const inner = networkCode(e.errors[0]);
-      if (inner) return inner;
-    }
-    e = e.cause as typeof e;
-  }
-  return undefined;
-}
-
 /** Turns anything thrown into a message, an exit code and whether it stops a bulk command. */
 export function describeFailure(error: unknown, baseUrl: string | undefined): Failure {
   const at = baseUrl ?? 'the server';
@@ -71,17 +59,17 @@ export function describeFailure(error: unknown, baseUrl: string | undefined): Fa
     // and what exists already.
     return { ...inner, message: inner.fatal ? inner.message : message };
   }
+  // a rejected key, whether the server says so with 401 or (deployed servers) with 403
   if (AuthenticationError.isInstance(error)) {
     return {
-      message: `authentication failed: ${at} answered 401 Unauthorized; the API key was rejected (check --api-key, --api-key-file or KIS_API_KEY)`,
+      message: `authentication failed: ${at} answered ${statusLine(error.status)}; the API key was rejected (check --api-key, --api-key-file or KIS_API_KEY)`,
       exitCode: ExitCode.Fatal,
       fatal: true,
     };
   }
   if (PermissionDeniedError.isInstance(error)) {
-    const detail = serverDetail(error);
     return {
-      message: `permission denied: ${at} answered 403 Forbidden${detail}; the API key was refused or lacks the permission (admin endpoints need an admin key)`,
+      message: `permission denied: ${at} answered ${statusLine(error.status)}${serverDetail(error)}; ${roleAdvice(error.roles)}`,
       exitCode: ExitCode.Fatal,
       fatal: true,
     };
@@ -97,8 +85,9 @@ export function describeFailure(error: unknown, baseUrl: string | undefined): Fa
     return { message: `${oneLine(error)} (server: ${at})`, exitCode: ExitCode.Fatal, fatal: false };
   }
   if (APIConnectionError.isInstance(error)) {
-    const code = networkCode(error);
-    const reason = code ? NET_REASONS[code] : oneLine(error);
+    // the client sets the system code (ECONNREFUSED...) of a connection failure
+    const reason =
+      (error.code === undefined ? undefined : NET_REASONS[error.code]) ?? oneLine(error);
     return {
       message: `cannot connect to ${at}: ${reason}`,
       exitCode: ExitCode.Fatal,
@@ -119,6 +108,19 @@ export function describeFailure(error: unknown, baseUrl: string | undefined): Fa
     exitCode: ExitCode.ItemsFailed,
     fatal: false,
   };
+}
+
+/** "403 Forbidden". */
+function statusLine(status: number): string {
+  const reason = STATUS_CODES[status];
+  return reason ? `${status} ${reason}` : String(status);
+}
+
+/** What to do about a key without the role: the roles that may call the operation, if known. */
+function roleAdvice(roles: readonly string[] | undefined): string {
+  return roles && roles.length > 0
+    ? `the API key was accepted but lacks the role: use a key that can manage connectors (${roles.join(' or ')})`
+    : 'the API key was accepted but lacks the role this call needs';
 }
 
 function serverDetail(error: KisError): string {

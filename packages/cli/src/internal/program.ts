@@ -1,7 +1,18 @@
+import { EMULATOR_FLAGS } from '@kis/emulator';
+import {
+  DEFAULT_CC_PAIR_ID,
+  DEFAULT_CREDENTIAL_ID,
+  extensionsFor,
+  FILE_KINDS,
+  ROLES,
+  roleAllows,
+  SOURCES_WITHOUT_CREDENTIAL,
+} from '@kis/spec/rules';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { ConnectorAssociateOptions, ConnectorCreateOptions } from './commands/connector.js';
+import type { DoctorCommandOptions } from './commands/doctor.js';
 import type { EmulatorCommandOptions } from './commands/emulator.js';
-import type { IngestOptions, InterruptSource } from './commands/ingest.js';
+import type { IngestOptions, InterruptSource } from './commands/ingest/index.js';
 import {
   Context,
   cliVersion,
@@ -10,6 +21,7 @@ import {
   redactingIo,
   type Secrets,
 } from './context.js';
+import { durationArg } from './duration.js';
 import { documentSources } from './enums.js';
 import { ExitCode, type ExitCodeValue, oneLine } from './errors.js';
 import { describeFailure } from './failure.js';
@@ -32,6 +44,33 @@ interface PrivateKeyOptions {
 
 const EXAMPLES = (lines: readonly string[]) =>
   `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+
+/** Words joined into lines of at most `width` characters. */
+function wrap(text: string, width = 96): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines.join('\n');
+}
+
+// What the help says about the service comes from the rule book (`@kis/spec/rules`), never a copy.
+/** "Sources that need no credential use the default empty credential 0: ingestion_api, web, …". */
+const NO_CREDENTIAL_TEXT = `Sources that need no credential use the default empty credential ${DEFAULT_CREDENTIAL_ID}: ${SOURCES_WITHOUT_CREDENTIAL.join(', ')}.`;
+const INGEST_EXTENSIONS = extensionsFor('ingest');
+const IMAGE_EXTENSIONS = INGEST_EXTENSIONS.filter((ext) => FILE_KINDS[ext]?.kind === 'image');
+const TEXT_EXTENSIONS = INGEST_EXTENSIONS.filter((ext) => FILE_KINDS[ext]?.kind !== 'image');
+/** The roles that may manage connectors and credentials on deployed servers: `curator or admin`. */
+const MANAGING_ROLES = ROLES.filter((role) => roleAllows(role, 'curator')).join(' or ');
+/** The highest role: `admin`. */
+const TOP_ROLE = ROLES[ROLES.length - 1];
 
 function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
@@ -95,7 +134,9 @@ function buildProgram(
       `
 Environment:
   KIS_BASE_URL   API root including /api, e.g. http://localhost:8080/api
-  KIS_API_KEY    API key (admin key for connector and credential commands)
+  KIS_API_KEY    API key. Connector and credential commands need the ${TOP_ROLE} role on servers
+                 that follow the seed; deployed servers take ${MANAGING_ROLES}, and ask for it
+                 on ingest and docs commands too
   NO_COLOR       disable colours
 
 Exit codes:
@@ -141,7 +182,7 @@ ${EXAMPLES([
     .option('--prune-freq <seconds>', 'seconds between prune runs', intArg(0))
     .option(
       '--credential <id|auto>',
-      'credential to associate: an id, or auto (0 for file/web, else the one credential of the source)',
+      `credential to associate: an id, or auto (${DEFAULT_CREDENTIAL_ID} for a source that needs no credential, else the one credential of the source)`,
       'auto',
     )
     .option(
@@ -157,6 +198,8 @@ ${EXAMPLES([
         'kis --json connector create --name docs --source file --config "{}"',
       ]) +
         `
+${wrap(NO_CREDENTIAL_TEXT)}
+
 A --from file is a list (or {"connectors": [...]}) of entries with the keys name, source,
 connector_specific_config (or config), input_type, access_type, refresh_freq, prune_freq and
 credential. One failing entry does not stop the others.
@@ -177,7 +220,7 @@ credential. One failing entry does not stop the others.
     .argument('<connector-id>', 'connector id', intArg(0))
     .requiredOption(
       '--credential <id>',
-      'credential id (0: the default empty credential)',
+      `credential id (${DEFAULT_CREDENTIAL_ID}: the default empty credential, for a source that needs none)`,
       intArg(0),
     )
     .option('--name <name>', 'name of the connector/credential pair')
@@ -275,7 +318,7 @@ credential. One failing entry does not stop the others.
   program
     .command('upload')
     .description(
-      'upload image files (PNG, JPEG, GIF, WebP) and print their file ids, for image sections',
+      `upload image files (${IMAGE_EXTENSIONS.join(' ')}) and print their file ids, for image sections`,
     )
     .argument('<files...>', 'image files')
     .addHelpText(
@@ -302,19 +345,43 @@ credential. One failing entry does not stop the others.
     )
     .option(
       '--cc-pair <id>',
-      'cc pair the documents are attached to (default: the server default pair)',
+      `cc pair the documents are attached to (default: the server's default pair, ${DEFAULT_CC_PAIR_ID})`,
       intArg(0),
     )
     .option(
       '--source <source>',
       'DocumentSource of file documents (default file); also fills in JSONL documents without a source',
     )
-    .option('-c, --concurrency <n>', 'requests in flight', intArg(1, 256), 8)
+    .option(
+      '-c, --concurrency <n>',
+      'requests in flight: adaptive up to N (backing off when the server queues or refuses)',
+      intArg(1, 256),
+      64,
+    )
+    .option(
+      '--min-concurrency <n>',
+      'the fewest requests in flight it adapts down to (default 1)',
+      intArg(1, 256),
+    )
+    .option('--fixed-concurrency', 'keep N requests in flight (--concurrency), without adapting')
+    .option(
+      '--retry-for <duration>',
+      'how long one document is retried (not counting outage pauses), e.g. 90s, 10m, 1h (default 10m)',
+      durationArg,
+    )
+    .option(
+      '--max-outage <duration>',
+      'how long the run pauses through an outage (nothing succeeding) before it stops (default 5m)',
+      durationArg,
+    )
     .option(
       '--journal <file>',
       'record acknowledged documents in FILE; a re-run with the same FILE skips them (resume)',
     )
-    .option('--dry-run', 'validate and extract everything, send nothing')
+    .option(
+      '--dry-run',
+      "validate and extract everything and print each document's id; send nothing (no server needed)",
+    )
     .addOption(
       new Option('--include <glob>', 'only files matching GLOB (repeatable)')
         .argParser(collect)
@@ -333,24 +400,30 @@ credential. One failing entry does not stop the others.
       'after',
       EXAMPLES([
         'kis ingest ./docs --cc-pair 2',
-        'kis ingest ./docs --cc-pair 2 --journal .kis/docs.jsonl --concurrency 16',
+        'kis ingest ./docs --cc-pair 2 --journal .kis/docs.jsonl',
+        'kis ingest ./docs --cc-pair 2 --concurrency 16 --retry-for 30m --max-outage 15m',
+        'kis ingest ./docs --cc-pair 2 --concurrency 4 --fixed-concurrency',
         'kis ingest export.jsonl --cc-pair 2',
         'cat export.jsonl | kis ingest - --cc-pair 2',
         "kis ingest ./site --include '*.html' --exclude 'drafts/**' --source web --dry-run",
       ]) +
         `
-Files (.txt .md .html .pdf .docx .csv .json, images .png .jpg .gif .webp) become one document
+${wrap(
+  `Files (${TEXT_EXTENSIONS.join(' ')}, images ${IMAGE_EXTENSIONS.join(' ')}) become one document
 each, with id = the file's path relative to the current directory (or --base-dir), so a re-run
 updates instead of duplicating; metadata records file_type and relative_path. Images are
-uploaded first and become image sections. Hidden files and unsupported types inside directories
+uploaded (once per distinct content) and become image sections. Hidden files and unsupported types inside directories
 are ignored. A JSONL line is a document, or an ingestion request {"document", "cc_pair_id"}.
-Ctrl-C finishes the requests in flight, records them in the journal and exits 130; run the same
-command again to resume.
+Each document is retried until it is stored or its failure is final (--retry-for); when the
+server stops answering, the run pauses and resumes by itself, and stops (exit 3) after
+--max-outage. Ctrl-C finishes the requests in flight, records them in the journal and exits 130;
+run the same command again to resume. --dry-run needs no server: it prints each document's id.`,
+)}
 `,
     )
     .action(
       act(async (ctx, paths: string[], options: IngestOptions) => {
-        const { ingestCommand } = await import('./commands/ingest.js');
+        const { ingestCommand } = await import('./commands/ingest/index.js');
         return ingestCommand(ctx, paths, options, interrupts);
       }),
     );
@@ -386,22 +459,28 @@ command again to resume.
       }),
     );
 
-  // ---- emulator
-  program
+  // ---- emulator: the flags are @kis/emulator's own (the same as `kis-emulator`'s)
+  const emulatorCmd = program
     .command('emulator')
-    .description('start the local emulator of the service (SQLite) until Ctrl-C')
-    .option('--port <n>', 'TCP port on 127.0.0.1 (0 picks a free one)', intArg(0, 65535), 8080)
-    .option('--db <file>', 'SQLite database file (":memory:" for none)', 'kis-emulator.db')
-    .option(
-      '--admin-key <key>',
-      'admin API key (default: --api-key / KIS_API_KEY, else generated and printed)',
-    )
-    .option('--latency-ms <ms>', 'added service time per ingestion request', intArg(0))
-    .option('--log-requests', 'print one line per request on stderr')
+    .description('start the local emulator of the service (SQLite) until Ctrl-C');
+  for (const flag of EMULATOR_FLAGS) {
+    const spec = `--${flag.name}${flag.value === undefined ? '' : ` <${flag.value.toLowerCase()}>`}`;
+    // No commander default: the launcher applies the same defaults as `kis-emulator`.
+    if (flag.multiple) {
+      emulatorCmd.option(spec, flag.help, (v: string, previous?: string[]) => [
+        ...(previous ?? []),
+        v,
+      ]);
+    } else {
+      emulatorCmd.option(spec, flag.help);
+    }
+  }
+  emulatorCmd
     .addHelpText(
       'after',
       EXAMPLES([
         'kis emulator',
+        'kis emulator --profile deployed --curator-key dev-curator-key-1',
         'kis --api-key dev-admin-key-123 emulator --port 8080 --db :memory:',
         'kis --json emulator --port 0 --latency-ms 20',
       ]),
@@ -410,6 +489,33 @@ command again to resume.
       act(async (ctx, options: EmulatorCommandOptions) => {
         const { emulatorCommand } = await import('./commands/emulator.js');
         return emulatorCommand(ctx, options, interrupts);
+      }),
+    );
+
+  // ---- doctor
+  program
+    .command('doctor')
+    .description(
+      'check the server, the base URL and the API key: that it answers, the /api prefix, the key and its role, which routes and release the server has',
+    )
+    .option(
+      '--cc-pair <id>',
+      'also check that this cc pair exists and count its documents',
+      intArg(0),
+    )
+    .addHelpText(
+      'after',
+      EXAMPLES(['kis doctor', 'kis doctor --cc-pair 2', 'kis --json doctor']) +
+        `
+${wrap(
+  'Prints each check with ✓ or ✗, and how to fix a failure; the requests change nothing on the server. The base URL is taken as given, so a missing /api prefix is diagnosed, not refused. Exit code 0 when every check passes, 1 when one fails, 3 when the server cannot be reached.',
+)}
+`,
+    )
+    .action(
+      act(async (ctx, options: DoctorCommandOptions) => {
+        const { doctorCommand } = await import('./commands/doctor.js');
+        return doctorCommand(ctx, options);
       }),
     );
 

@@ -2,10 +2,45 @@ import cliProgress from 'cli-progress';
 import { formatDuration, formatRate, type Io, type Paint } from './output.js';
 
 export interface ProgressCounts {
-  /** Items finished (sent and answered, failed, or skipped). */
+  /** Items finished (sent and answered, failed, skipped, or ignored). */
   processed: number;
   failed: number;
   skipped: number;
+  /** Documents stored per second (default: items processed less skipped, per second so far). */
+  ratePerSec?: number | undefined;
+  /** The concurrency limit now (shown when given). */
+  concurrency?: number | undefined;
+  /** Documents waiting to retry (shown when some are). */
+  waiting?: number | undefined;
+  /** When the run paused for an outage (ms since epoch), while it is paused. */
+  pausedSince?: number | undefined;
+  /** Why it paused (the last error), while it is paused. */
+  pauseReason?: string | undefined;
+}
+
+/** "14:02:11", local time. */
+function clock(ms: number): string {
+  return new Date(ms).toTimeString().slice(0, 8);
+}
+
+/**
+ * An error message as a short reason: without the request (`POST http://…`), which is the same
+ * for every document, on one line, at most `max` characters.
+ */
+export function shortReason(text: string, max = 80): string {
+  const line = text
+    .replace(/\s+/g, ' ')
+    .replace(/^Connection failed: [A-Z]+ \S+?: /, '')
+    .replace(/ on [A-Z]+ \S+?(?=: |\.? |\.?$)/, '')
+    .replace(/^[A-Z]+ \S+ (timed out)/, '$1')
+    .replace(/\.$/, '')
+    .trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** "paused: server not answering since 14:02:11 (503 Service Unavailable …) — probing". */
+export function pauseText(since: number, reason: string | undefined): string {
+  return `paused: server not answering since ${clock(since)}${reason ? ` (${shortReason(reason)})` : ''} — probing`;
 }
 
 export interface ProgressReporter {
@@ -28,8 +63,9 @@ export function createProgress(
 
   const describe = (): string => {
     const elapsed = Date.now() - started;
-    const sent = counts.processed - counts.skipped;
-    const rate = elapsed > 0 ? (sent * 1000) / elapsed : 0;
+    const rate =
+      counts.ratePerSec ??
+      (elapsed > 0 ? ((counts.processed - counts.skipped) * 1000) / elapsed : 0);
     const remaining = total === undefined ? undefined : Math.max(0, total - counts.processed);
     const eta =
       remaining === undefined || rate <= 0
@@ -37,13 +73,16 @@ export function createProgress(
         : remaining === 0
           ? '0 s'
           : formatDuration((remaining / rate) * 1000);
-    const parts = [
-      `${counts.processed}/${total ?? '?'}`,
-      formatRate(rate),
-      `ETA ${eta}`,
-      `failed ${counts.failed}`,
-    ];
+    const parts = [`${counts.processed}/${total ?? '?'}`];
+    if (counts.pausedSince !== undefined) {
+      parts.push(pauseText(counts.pausedSince, counts.pauseReason));
+    } else {
+      parts.push(formatRate(rate), `ETA ${eta}`);
+      if (counts.concurrency !== undefined) parts.push(`concurrency ${counts.concurrency}`);
+    }
+    parts.push(`failed ${counts.failed}`);
     if (counts.skipped > 0) parts.push(`skipped ${counts.skipped}`);
+    if (counts.waiting) parts.push(`retrying ${counts.waiting}`);
     return parts.join(' | ');
   };
 

@@ -68,6 +68,13 @@ beforeEach(() => {
 
 const run = (args: string[]) => kis(args, { env, cwd: work });
 
+// The routes the client takes on both profiles: deployed servers' (docs/deployed-servers.md,
+// "Paths"), tried first; the seed emulator serves them too (the spec's operations without
+// `x-kis-profiles`), so no second request to the seed's route is expected on either.
+const ASSOCIATE_PATH = (connectorId: number, credentialId: number) =>
+  `/api/manage/connector/${connectorId}/credential/${credentialId}`;
+const UPLOAD_PATH = '/api/user/projects/file/upload';
+
 async function createJiraCredential(): Promise<number> {
   const r = await run([
     '--json',
@@ -115,7 +122,7 @@ describe('kis connector create', () => {
     expect(calls).toEqual([
       'GET /api/manage/admin/credential',
       'POST /api/manage/admin/connector',
-      `PUT /api/manage/admin/connector/${out.connector_id}/credential/${credentialId}`,
+      `PUT ${ASSOCIATE_PATH(out.connector_id, credentialId)}`,
     ]);
     expect(proxy.requests[1]?.json).toEqual({
       name: 'KIS tracker',
@@ -126,7 +133,11 @@ describe('kis connector create', () => {
       refresh_freq: 3600,
       prune_freq: 86400,
     });
-    expect(proxy.requests[2]?.json).toMatchObject({ access_type: 'public' });
+    // deployed servers require a pair name (since 3.1): the client sends one on every server
+    expect(proxy.requests[2]?.json).toMatchObject({
+      access_type: 'public',
+      name: expect.any(String),
+    });
 
     const pair = emu.state.pairs().find((p) => p.id === out.cc_pair_id);
     expect(pair).toMatchObject({ connector_id: out.connector_id, credential_id: credentialId });
@@ -142,16 +153,14 @@ describe('kis connector create', () => {
       '--source',
       'file',
       '--config',
-      '{}',
+      '{"file_locations": []}',
     ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
       /^Created connector "Uploads" \(source file\)\n {2}connector_id: {2}\d+\n {2}credential_id: 0\n {2}cc_pair_id: {4}\d+\n$/,
     );
     expect(proxy.requests.map((q) => q.method)).toEqual(['POST', 'PUT']);
-    expect(proxy.requests[1]?.path).toMatch(
-      /^\/api\/manage\/admin\/connector\/\d+\/credential\/0$/,
-    );
+    expect(proxy.requests[1]?.path).toMatch(/^\/api\/manage\/connector\/\d+\/credential\/0$/);
   });
 
   it('takes --config from a JSON file and an explicit --credential', async () => {
@@ -362,9 +371,9 @@ describe('kis connector associate', () => {
       cc_pair_id: expect.any(Number),
     });
     expect(proxy.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
-      `PUT /api/manage/admin/connector/${connector.id}/credential/${credentialId}`,
+      `PUT ${ASSOCIATE_PATH(connector.id, credentialId)}`,
     ]);
-    expect(proxy.requests[0]?.json).toEqual({ access_type: 'private' });
+    expect(proxy.requests[0]?.json).toEqual({ access_type: 'private', name: expect.any(String) });
     expect(emu.state.pairs().find((p) => p.id === out.cc_pair_id)).toMatchObject({
       connector_id: connector.id,
       credential_id: credentialId,
@@ -389,7 +398,7 @@ describe('kis upload', () => {
     expect(byFile['img/not-image.png']?.error).toBe('not a valid PNG image (unrecognised content)');
     expect(lines.at(-1)).toEqual({ summary: { uploaded: 2, failed: 1 } });
     const uploads = proxy.requests.filter((q) => q.method === 'POST');
-    expect(uploads.every((q) => q.path === '/api/user/file/upload')).toBe(true);
+    expect(uploads.every((q) => q.path === UPLOAD_PATH)).toBe(true);
     expect(uploads[0]?.body.toString('latin1')).toContain('name="files"');
   });
 
@@ -421,7 +430,7 @@ describe('kis docs', () => {
       '--source',
       'file',
       '--config',
-      '{}',
+      '{"file_locations": []}',
     ]);
     const pair = jsonLines(created.stdout)[0]?.cc_pair_id as number;
     await writeFile(join(work, 'one.txt'), 'one');
@@ -459,9 +468,9 @@ describe('kis sources', () => {
     const r = await kis(['sources']);
     expect(r.code).toBe(0);
     const values = r.stdout.trim().split('\n');
-    expect(values).toHaveLength(55);
+    expect(values).toHaveLength(60);
     expect(values).toContain('jira');
     const json = await kis(['--json', 'sources']);
-    expect(jsonLines(json.stdout)[0]?.sources).toHaveLength(55);
+    expect(jsonLines(json.stdout)[0]?.sources).toHaveLength(60);
   });
 });

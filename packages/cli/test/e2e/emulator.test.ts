@@ -12,6 +12,9 @@ import {
   kis,
   spawnKis,
 } from '../helpers/cli.js';
+import { testProfile } from '../helpers/profile.js';
+
+const profile = testProfile();
 
 let work: string;
 beforeAll(async () => {
@@ -43,13 +46,17 @@ function readyLine(child: ChildProcess): Promise<string> {
 
 describe('kis emulator', () => {
   it('serves the API with the CLI key until SIGTERM', async () => {
-    const child = spawnKis(['--json', 'emulator', '--port', '0', '--db', 'emu.db'], {
-      env: { KIS_API_KEY: ADMIN_KEY },
-      cwd: work,
-    });
+    const child = spawnKis(
+      ['--json', 'emulator', '--port', '0', '--db', 'emu.db', '--profile', profile],
+      { env: { KIS_API_KEY: ADMIN_KEY }, cwd: work },
+    );
     const done = collect(child);
     const ready = JSON.parse(await readyLine(child)) as Record<string, unknown>;
-    expect(ready).toMatchObject({ admin_key_source: 'KIS_API_KEY', db: join(work, 'emu.db') });
+    expect(ready).toMatchObject({
+      admin_key_source: 'KIS_API_KEY',
+      db: join(work, 'emu.db'),
+      profile,
+    });
     expect(ready).not.toHaveProperty('admin_key');
     expect(ready.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
     const env = { KIS_BASE_URL: ready.base_url as string, KIS_API_KEY: ADMIN_KEY };
@@ -77,13 +84,16 @@ describe('kis emulator', () => {
   });
 
   it('prints a generated development key when none is given, and stops on Ctrl-C', async () => {
-    const child = spawnKis(['emulator', '--port', '0', '--db', ':memory:'], { cwd: work });
+    const child = spawnKis(['emulator', '--port', '0', '--db', ':memory:', '--profile', profile], {
+      cwd: work,
+    });
     const done = collect(child);
     const first = await readyLine(child);
     expect(first).toMatch(/^kis emulator ready at http:\/\/127\.0\.0\.1:\d+\/api$/);
     child.kill('SIGINT');
     const result = await done;
     expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`  profile:   ${profile}\n`);
     const key = /admin key: (\S+) {2}\(development key/.exec(result.stdout)?.[1];
     expect(key).toMatch(/^kis-dev-admin-/);
     expect(result.stdout).toContain(`export KIS_API_KEY=${key}`);

@@ -15,6 +15,7 @@ import {
   USER_KEY,
 } from '../helpers/cli.js';
 import { writeTree } from '../helpers/fixtures.js';
+import { facts } from '../helpers/profile.js';
 
 let emu: Emulator;
 let work: string;
@@ -255,24 +256,27 @@ describe('usage errors (exit 2)', () => {
 });
 
 describe('failures that stop the command (exit 3)', () => {
-  it('says plainly when the key is wrong (401) or lacks the permission (403)', async () => {
+  it('says plainly when the key is wrong (seed 401, deployed 403) or lacks the permission (403)', async () => {
+    const { status, reason } = facts().badKey;
     expectOneLineError(
       await run(['docs', 'list'], envFor(emu, 'wrong-key-0123456789')),
       3,
       new RegExp(
-        `^error: authentication failed: ${emu.baseUrl} answered 401 Unauthorized; the API key was rejected`,
+        `^error: authentication failed: ${emu.baseUrl} answered ${status} ${reason}; the API key was rejected`,
       ),
     );
     expectOneLineError(
       await run(['credential', 'list'], envFor(emu, USER_KEY)),
       3,
       new RegExp(
-        `^error: permission denied: ${emu.baseUrl} answered 403 Forbidden.*admin endpoints need an admin key\\)$`,
+        `^error: permission denied: ${emu.baseUrl} answered 403 Forbidden .*; the API key was accepted but lacks the role: use a key that can manage connectors \\(admin or curator\\)$`,
       ),
     );
     const r = await run(['--json', 'ingest', 'notes.txt'], envFor(emu, 'wrong-key-0123456789'));
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/error: authentication failed: .* answered 401 Unauthorized/);
+    expect(r.stderr).toMatch(
+      new RegExp(`error: authentication failed: .* answered ${status} ${reason}`),
+    );
   });
 
   it('names the URL when the server is down (connection refused)', async () => {
@@ -331,13 +335,42 @@ describe('help, version and output hygiene', () => {
     }
   });
 
+  it('says what the rule book says (sources without a credential, file kinds)', async () => {
+    const help = async (args: string[]) =>
+      (await run([...args, '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(await help(['connector', 'create'])).toContain(
+      'Sources that need no credential use the default empty credential 0: ingestion_api, web, file, google_sites, mediawiki, wikipedia, xenforo, not_applicable, mock_connector, user_file, craft_file.',
+    );
+    expect(await help(['connector', 'associate'])).toContain(
+      'credential id (0: the default empty credential, for a source that needs none)',
+    );
+    const ingest = await help(['ingest']);
+    expect(ingest).toContain(
+      'Files (.txt .text .md .markdown .html .htm .json .pdf .docx .csv, images .png .jpg .jpeg .gif .webp) become one document each',
+    );
+    expect(ingest).toContain("(default: the server's default pair, 1)");
+    expect(await help(['upload'])).toContain('upload image files (.png .jpg .jpeg .gif .webp)');
+    expect(await help([])).toContain(
+      'Connector and credential commands need the admin role on servers that follow the seed; deployed servers take curator or admin, and ask for it on ingest and docs commands too',
+    );
+  });
+
   it('never prints the API key, whatever happens', async () => {
     const key = ADMIN_KEY;
     const runs: KisResult[] = [];
     const withFlag = (args: string[]) =>
       run(['--verbose', '--api-key', key, ...args], { KIS_BASE_URL: emu.baseUrl });
     runs.push(
-      await withFlag(['connector', 'create', '--name', 'f', '--source', 'file', '--config', '{}']),
+      await withFlag([
+        'connector',
+        'create',
+        '--name',
+        'f',
+        '--source',
+        'file',
+        '--config',
+        '{"file_locations": []}',
+      ]),
     );
     runs.push(await withFlag(['ingest', 'notes.txt', 'bad.yaml']));
     runs.push(await withFlag(['docs', 'list']));

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
@@ -51,10 +54,14 @@ beforeEach(() => {
   emu.state.reset();
 });
 
-/** Creates a file connector with `kis` and returns its cc pair id. */
+/**
+ * Creates a file connector with `kis` and returns its cc pair id (with the `file_locations`
+ * deployed servers require of a file connector).
+ */
 async function filePair(name = 'files'): Promise<number> {
+  const config = '{"file_locations": []}';
   const r = await kis(
-    ['--json', 'connector', 'create', '--name', name, '--source', 'file', '--config', '{}'],
+    ['--json', 'connector', 'create', '--name', name, '--source', 'file', '--config', config],
     {
       env,
       cwd: work,
@@ -373,4 +380,146 @@ describe('kis ingest progress', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
   });
+});
+
+/** A server that answers every request 503 with a JSON body (an overloaded service). */
+async function busyServer(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(503, { 'content-type': 'application/json' });
+    res.end('{"detail":"busy"}');
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/api`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('kis ingest (the client runs it)', () => {
+  it('prints each document id in a dry run, with no server and no key', async () => {
+    await writeFile(
+      join(work, 'ids.jsonl'),
+      `${JSON.stringify({ semantic_identifier: 'No id here', sections: [{ text: 'x' }], metadata: {} })}\n`,
+    );
+    const r = await kis(['ingest', 'docs', 'ids.jsonl', '--exclude', 'b*', '--dry-run'], {
+      env: {},
+      cwd: work,
+    });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    for (const ref of GOOD) expect(lines).toContain(`${ref}\t${ref.replaceAll('/', '%2F')}`);
+    expect(lines).toContain('ids.jsonl:1\tingestion_api_No_id_here');
+    expect(r.stdout).toMatch(/^Dry run: 10 document\(s\) valid, 0 failed, 1 ignored, in /m);
+    expect(emu.state.files()).toHaveLength(0);
+  });
+
+  it('skips everything on a journal re-run, image documents included, and uploads nothing again', async () => {
+    const journal = join(work, 'rerun', 'journal.jsonl');
+    const args = ['ingest', 'docs', '--exclude', 'b*', '--journal', journal];
+    const first = await kis(args, { env, cwd: work });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^ +9 created$/m);
+    expect(emu.state.files()).toHaveLength(2);
+    const proxy = await recordingProxy(emu);
+    try {
+      const second = await kis(args, {
+        env: { KIS_BASE_URL: proxy.baseUrl, KIS_API_KEY: ADMIN_KEY },
+        cwd: work,
+      });
+      expect(second.code).toBe(0);
+      expect(second.stdout).toMatch(/^Done: 0 document\(s\) ingested into /m);
+      expect(second.stdout).toMatch(/^ +9 skipped \(already acknowledged, from the journal\)$/m);
+      expect(proxy.requests).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+    expect(emu.state.files()).toHaveLength(2);
+    // the uploads are recorded in the journal itself: no side file
+    expect(existsSync(`${journal}.uploads`)).toBe(false);
+  });
+
+  it('shows the concurrency, retries and pauses in the summary', async () => {
+    const text = await kis(['ingest', 'docs', '--exclude', 'b*'], { env, cwd: work });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^ +0 retries$/m);
+    expect(text.stdout).toMatch(/^Concurrency: \d+ at the end \(lowest \d+, highest \d+\)$/m);
+    const json = await kis(
+      ['--json', 'ingest', 'docs', '--exclude', 'b*', '--concurrency', '4', '--fixed-concurrency'],
+      { env, cwd: work },
+    );
+    expect(json.code).toBe(0);
+    const summary = jsonLines(json.stdout).at(-1)?.summary as Record<string, unknown>;
+    expect(summary).toMatchObject({
+      updated: 9,
+      concurrency: { final: 4, min: 4, max: 4 },
+      retried: 0,
+      paused_ms: 0,
+      interrupted: false,
+    });
+    expect(summary).not.toHaveProperty('stopped');
+  });
+
+  it('takes --retry-for and --max-outage as durations, refusing bad values naming the flag', async () => {
+    for (const [flag, value] of [
+      ['--retry-for', '10'],
+      ['--retry-for', 'soon'],
+      ['--max-outage', '5 min'],
+    ] as const) {
+      const r = await kis(['ingest', 'docs/notes.txt', flag, value], { env, cwd: work });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toEqual([
+        `error: option '${flag} <duration>' argument '${value}' is invalid. expected a duration such as 90s, 10m or 1h30m.`,
+      ]);
+    }
+    const usage = async (args: string[]) =>
+      (await kis(['ingest', 'docs/notes.txt', ...args], { env, cwd: work })).stderr.trimEnd();
+    expect(await usage(['--concurrency', '8', '--min-concurrency', '16'])).toBe(
+      'error: --min-concurrency: 16 is above --concurrency 8',
+    );
+    expect(await usage(['--min-concurrency', '2', '--fixed-concurrency'])).toMatch(
+      /^error: --min-concurrency: not with --fixed-concurrency/,
+    );
+
+    const ok = await kis(
+      ['--json', 'ingest', 'docs/notes.txt', '--retry-for', '90s', '--max-outage', '1m30s'],
+      { env, cwd: work },
+    );
+    expect(ok.code).toBe(0);
+
+    // against a server that answers 503 to everything: the document gives up after --retry-for…
+    const busy = await busyServer();
+    try {
+      const busyEnv = { KIS_BASE_URL: busy.baseUrl, KIS_API_KEY: ADMIN_KEY };
+      const gaveUp = await kis(['--json', 'ingest', 'docs/notes.txt', '--retry-for', '1500ms'], {
+        env: busyEnv,
+        cwd: work,
+      });
+      expect(gaveUp.code).toBe(1);
+      expect(jsonLines(gaveUp.stdout)[0]).toMatchObject({
+        ref: 'docs/notes.txt',
+        status: 'failed',
+        error: expect.stringMatching(/retry budget 2 s/),
+      });
+      // …and the run, paused after 5 s of nothing succeeding, stops after --max-outage (exit 3)
+      const outage = await kis(
+        ['--json', 'ingest', 'docs/notes.txt', 'docs/guide/intro.md', '--max-outage', '1s'],
+        { env: busyEnv, cwd: work },
+      );
+      expect(outage.code).toBe(3);
+      expect(jsonLines(outage.stdout).at(-1)?.summary).toMatchObject({
+        stopped: { reason: 'outage', message: expect.stringMatching(/has not answered/) },
+      });
+      expect(outage.stderr.trimEnd().split('\n').at(-1)).toMatch(
+        /^error: the server has not answered successfully for more than /,
+      );
+    } finally {
+      await busy.close();
+    }
+  }, 40_000);
 });

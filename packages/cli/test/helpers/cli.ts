@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Emulator, type EmulatorOptions, startEmulator } from '@kis/emulator';
+import { testProfile } from './profile.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/kis.js', import.meta.url));
 const DIST = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -88,13 +89,14 @@ export function jsonLines(stdout: string): Record<string, unknown>[] {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-/** An emulator with known keys, on a free port. */
+/** An emulator with known keys, on a free port, playing the test project's server profile. */
 export function emulator(options: EmulatorOptions = {}): Promise<Emulator> {
   return startEmulator({
     port: 0,
     dbPath: ':memory:',
     adminKey: ADMIN_KEY,
     userKeys: [USER_KEY],
+    profile: testProfile(),
     ...options,
   });
 }

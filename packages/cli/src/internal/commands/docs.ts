@@ -1,5 +1,6 @@
 import type { IngestedDocumentSummary } from '@kis/client';
-import { NotFoundError, normalizeDocumentId } from '@kis/client';
+import { NotFoundError } from '@kis/client';
+import { normalizeDocumentId } from '@kis/spec/rules';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue } from '../errors.js';
 import { describeFailure } from '../failure.js';
@@ -31,10 +32,12 @@ export async function docsListCommand(
 /**
  * The stored form of an id typed by the user: ids as listed (already percent-encoded) are kept;
  * anything with characters a stored id cannot hold (a path like `docs/a.md`) is encoded like the
- * server does.
+ * server does (the rule book's `normalizeDocumentId`). An id is taken as listed when, its `%`
+ * escapes aside, it holds only characters that encoding leaves alone.
  */
 export function storedIdFor(id: string): string {
-  return /^[A-Za-z0-9_.~%-]+$/.test(id) ? id : normalizeDocumentId(id);
+  const unescaped = id.replaceAll('%', '');
+  return normalizeDocumentId(unescaped) === unescaped ? id : normalizeDocumentId(id);
 }
 
 /** `kis docs delete ID…`. */

@@ -1,22 +1,23 @@
-import { resolve } from 'node:path';
-import { type EmulatorOptions, startEmulator } from '@kis/emulator';
+import {
+  type EmulatorFlagValues,
+  type EmulatorOptions,
+  EmulatorUsageError,
+  emulatorLaunch,
+  startEmulator,
+} from '@kis/emulator';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue, oneLine, UsageError } from '../errors.js';
-import type { InterruptSource } from './ingest.js';
+import type { InterruptSource } from './ingest/index.js';
 
-export interface EmulatorCommandOptions {
-  port: number;
-  db: string;
-  adminKey?: string;
-  latencyMs?: number;
-  logRequests?: boolean;
-}
+/** The `kis emulator` flags: @kis/emulator's own (`EMULATOR_FLAGS`), by their camelCase key. */
+export type EmulatorCommandOptions = EmulatorFlagValues;
 
 /**
  * `kis emulator`: starts the local emulator (@kis/emulator) in this process and runs until
- * Ctrl-C or SIGTERM. The admin key is --admin-key, else the CLI's own key (--api-key,
- * --api-key-file, KIS_API_KEY), else KIS_EMULATOR_ADMIN_KEY, else a generated development key,
- * which is then printed (the only way to learn it).
+ * Ctrl-C or SIGTERM, with the same flags and defaults as `kis-emulator`. The admin key is
+ * --admin-key, else the CLI's own key (--api-key, --api-key-file, KIS_API_KEY), else
+ * KIS_EMULATOR_ADMIN_KEY, else a generated development key, which is then printed (the only way
+ * to learn it).
  */
 export async function emulatorCommand(
   ctx: Context,
@@ -24,34 +25,36 @@ export async function emulatorCommand(
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
   const { out, io } = ctx;
-  let adminKey = options.adminKey;
-  let keySource = adminKey === undefined ? undefined : '--admin-key';
-  if (adminKey === undefined) {
-    const g = ctx.options;
-    if (g.apiKey !== undefined || g.apiKeyFile !== undefined || io.env.KIS_API_KEY) {
-      adminKey = await ctx.apiKey();
-      keySource =
+  let cliKey: { key: string; source: string } | undefined;
+  const g = ctx.options;
+  if (
+    options.adminKey === undefined &&
+    (g.apiKey !== undefined || g.apiKeyFile !== undefined || io.env.KIS_API_KEY)
+  ) {
+    cliKey = {
+      key: await ctx.apiKey(),
+      source:
         g.apiKey !== undefined
           ? '--api-key'
           : g.apiKeyFile !== undefined
             ? '--api-key-file'
-            : 'KIS_API_KEY';
-    } else if (io.env.KIS_EMULATOR_ADMIN_KEY) {
-      adminKey = io.env.KIS_EMULATOR_ADMIN_KEY;
-      keySource = 'KIS_EMULATOR_ADMIN_KEY';
-    }
+            : 'KIS_API_KEY',
+    };
   }
-  const db = options.db === ':memory:' ? options.db : resolve(io.cwd, options.db);
+  let launch: ReturnType<typeof emulatorLaunch>;
+  try {
+    launch = emulatorLaunch(options, { env: io.env, cwd: io.cwd, adminKey: cliKey });
+  } catch (error) {
+    if (error instanceof EmulatorUsageError) throw new UsageError(error.message);
+    throw error;
+  }
+  const keySource = launch.adminKeySource;
   const emulatorOptions: EmulatorOptions = {
-    port: options.port,
-    host: '127.0.0.1',
-    dbPath: db,
-    latencyMs: options.latencyMs ?? 0,
-    overrideGlobalObjects: true,
+    ...launch.options,
     logError: (error) => out.error(`emulator: ${oneLine(error)}`),
   };
-  if (adminKey !== undefined) emulatorOptions.adminKey = adminKey;
-  if (options.logRequests) emulatorOptions.logRequest = (line) => io.stderr.write(`${line}\n`);
+  if (launch.logRequests) emulatorOptions.logRequest = (line) => io.stderr.write(`${line}\n`);
+  const { port, host } = emulatorOptions;
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
   try {
     emulator = await startEmulator(emulatorOptions);
@@ -59,7 +62,7 @@ export async function emulatorCommand(
     const code = (error as { code?: unknown }).code;
     if (code === 'EADDRINUSE') {
       throw new UsageError(
-        `--port: port ${options.port} on 127.0.0.1 is already in use; pick another (0 picks a free one)`,
+        `--port: port ${port} on ${host} is already in use; pick another (0 picks a free one)`,
       );
     }
     if (keySource !== undefined && /key/i.test(oneLine(error))) {
@@ -79,22 +82,25 @@ export async function emulatorCommand(
     interrupts.on('SIGTERM', stop);
   });
   const generated = keySource === undefined;
+  const latencyMs = emulatorOptions.latencyMs ?? 0;
   out.result(
     {
       base_url: emulator.baseUrl,
+      profile: emulator.profile,
       admin_key_source: keySource ?? 'generated',
       ...(generated ? { admin_key: emulator.adminKey } : {}),
       db: emulator.dbPath,
-      latency_ms: options.latencyMs ?? 0,
+      latency_ms: latencyMs,
       pid: process.pid,
     },
     [
       `kis emulator ready at ${emulator.baseUrl}`,
+      `  profile:   ${emulator.profile}`,
       generated
         ? `  admin key: ${emulator.adminKey}  (development key, new at each start)`
         : `  admin key: from ${keySource}`,
       `  database:  ${emulator.dbPath}`,
-      ...(options.latencyMs ? [`  latency:   ${options.latencyMs} ms per ingestion request`] : []),
+      ...(latencyMs ? [`  latency:   ${latencyMs} ms per ingestion request`] : []),
       'Use it from another shell:',
       `  export KIS_BASE_URL=${emulator.baseUrl}`,
       ...(generated ? [`  export KIS_API_KEY=${emulator.adminKey}`] : []),

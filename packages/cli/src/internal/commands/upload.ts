@@ -3,16 +3,19 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
-import { ExtractionError, extractFile, kindOf } from '../extract.js';
+import { ExtractionError, extensionsOfKind, extractFile, kindOf } from '../extract.js';
 import { describeFailure } from '../failure.js';
 import { mapConcurrent } from '../pool.js';
 import { fsReason } from '../structured.js';
+
+/** The image extensions the rule book knows (`.png .jpg .jpeg .gif .webp`). */
+const IMAGE_EXTENSIONS = extensionsOfKind('image');
 
 type UploadOutcome =
   | { file: string; fileId: string }
   | { file: string; error: string; fatal?: { message: string; exitCode: ExitCodeValue } };
 
-/** `kis upload FILE…`: uploads images (checked to be PNG/JPEG/GIF/WebP) and prints their file ids. */
+/** `kis upload FILE…`: uploads images (checked to be what their extension says) and prints their file ids. */
 export async function uploadCommand(ctx: Context, files: string[]): Promise<ExitCodeValue> {
   // A FILE that is not there is a typo on the command line (exit 2, nothing uploaded), as for
   // `kis ingest PATH`; a file that is there but not an image is reported and the rest go on.
@@ -38,7 +41,7 @@ export async function uploadCommand(ctx: Context, files: string[]): Promise<Exit
     try {
       const path = resolve(ctx.io.cwd, file);
       if (kindOf(path)?.kind !== 'image') {
-        throw new ExtractionError('not an image file; expected .png, .jpg, .jpeg, .gif or .webp');
+        throw new ExtractionError(`not an image file; expected ${IMAGE_EXTENSIONS.join(', ')}`);
       }
       const image = await extractFile(path);
       if (image.kind !== 'image') throw new ExtractionError('not an image file');
