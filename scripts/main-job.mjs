@@ -2,23 +2,59 @@
 // example apps against it as a user would (connector set-up, then ingestion of a folder of sample
 // documents into a new `file` connector), and prints what happened. Run it twice: the second run
 // updates the same documents (`already_existed: true`) instead of duplicating them.
+//
+// The emulator plays the seed's contract by default; `--profile deployed` (or KIS_PROFILE=deployed)
+// makes it play the servers people run (docs/deployed-servers.md). Each profile keeps its own state.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createKisClient } from '@kis/client';
 import { startEmulator } from '@kis/emulator';
+import { DEFAULT_PROFILE, PROFILES } from '@kis/spec/rules';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** `--profile NAME` / `--profile=NAME`, else KIS_PROFILE, else the seed. */
+function chosenProfile(argv, env) {
+  let value = env.KIS_PROFILE || undefined;
+  let where = 'KIS_PROFILE';
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--profile') {
+      value = argv[i + 1];
+      where = '--profile';
+      i++;
+    } else if (argv[i].startsWith('--profile=')) {
+      value = argv[i].slice('--profile='.length);
+      where = '--profile';
+    } else {
+      console.error(
+        `main job: unknown argument "${argv[i]}" (expected --profile ${PROFILES.join('|')})`,
+      );
+      process.exit(2);
+    }
+  }
+  if (value === undefined) return DEFAULT_PROFILE;
+  if (!PROFILES.includes(value)) {
+    console.error(`main job: ${where}: expected one of ${PROFILES.join(', ')}, got "${value}"`);
+    process.exit(2);
+  }
+  return value;
+}
+const profile = chosenProfile(process.argv.slice(2), process.env);
+/** State files of the default profile keep their names; another profile's get its name added. */
+const stateName = (base, ext) =>
+  profile === DEFAULT_PROFILE ? `${base}${ext}` : `${base}-${profile}${ext}`;
+
 // KIS_STATE_DIR moves the state (the tests use a temporary directory).
 const stateDir = process.env.KIS_STATE_DIR
   ? resolve(process.env.KIS_STATE_DIR)
   : join(root, '.kis');
 mkdirSync(stateDir, { recursive: true });
-const dbPath = join(stateDir, 'emulator.db');
+const dbPath = join(stateDir, stateName('emulator', '.db'));
 /** A path as the user would type it from the repository root. */
 const shown = (path) => (relative(root, path).startsWith('..') ? path : relative(root, path));
-const statePath = join(stateDir, 'main-job.json');
+const statePath = join(stateDir, stateName('main-job', '.json'));
 const saved = existsSync(statePath) ? JSON.parse(readFileSync(statePath, 'utf8')) : {};
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
@@ -49,8 +85,15 @@ const saveState = (changes) => {
 // development key of this local emulator only, and it is never printed.
 const adminKey = saved.adminKey ?? `kis-dev-${crypto.randomUUID()}`;
 saved.adminKey = adminKey;
-const emulator = await startEmulator({ port: 0, dbPath, adminKey });
+const emulator = await startEmulator({ port: 0, dbPath, adminKey, profile });
 say(`Knowledge Indexing Service emulator at ${emulator.baseUrl}`);
+say(
+  `  profile: ${emulator.profile} (${
+    profile === 'deployed'
+      ? 'what the servers people run do where they differ from the seed'
+      : 'the seed contract; --profile deployed plays the servers people run'
+  })`,
+);
 say(`  state: ${shown(dbPath)} (SQLite, WAL); admin page: ${emulator.url}/`);
 
 let exitCode = 0;

@@ -2,12 +2,14 @@
  * The seed's connector set-up workflow, written with @kis/client:
  *   1. create an issue-tracker (jira) connector per project key and keep each returned id;
  *   2. list the credentials and pick the one whose `source` matches the connector
- *      (sources that need none, `file` and `web`, use the default empty credential 0);
+ *      (sources that need none, such as `file` and `web`, use the default empty credential 0:
+ *      `SOURCES_WITHOUT_CREDENTIAL` and `needsCredential` of `@kis/spec/rules` say which);
  *   3. associate the credential with each connector, which makes it fully created.
  *
  * Configuration, by environment:
  *   KIS_BASE_URL      base URL of the service, including /api (e.g. http://127.0.0.1:8080/api)
- *   KIS_API_KEY       an admin API key
+ *   KIS_API_KEY       an API key that can manage connectors (admin; curator or admin on deployed
+ *                     servers)
  *   KIS_JIRA_BASE_URL base address of the tracker       (default https://example.atlassian.net)
  *   KIS_PROJECT_KEYS  comma-separated project keys      (default KIS,OPS)
  *

@@ -1,5 +1,6 @@
 /**
- * Ingest a folder: every .md and .txt file under a directory becomes one document, pushed with
+ * Ingest a folder: every text file (.txt, .md… : the `text` kind of the rule book's `FILE_KINDS`,
+ * `@kis/spec/rules`) under a directory becomes one document, pushed with
  * `ingestMany` (bounded concurrency, retries, one bad file never stops the rest) and recorded in
  * a journal so an interrupted run resumes without re-sending what the server acknowledged.
  *
@@ -7,17 +8,19 @@
  *
  * Configuration, by environment:
  *   KIS_BASE_URL    base URL of the service, including /api
- *   KIS_API_KEY     an API key (admin, to create the connector when KIS_CC_PAIR_ID is not set)
+ *   KIS_API_KEY     an API key that can manage connectors (admin; curator or admin on deployed
+ *                   servers, which ask it for ingestion too)
  *   KIS_CC_PAIR_ID  the connector/credential pair to attach documents to; when unset, a `file`
- *                   connector is set up first (create, default credential 0, associate)
+ *                   connector is set up first (create, the default empty credential, associate)
  *   KIS_JOURNAL     journal file; when set, a re-run skips documents the server already
  *                   acknowledged with the same content (without it, a re-run updates them)
  *   KIS_CONCURRENCY requests in flight (default 8)
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { basename, extname, join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { createKisClient, type IngestionDocument } from '@kis/client';
 import { openJournal } from '@kis/client/node';
+import { fileKindOf } from '@kis/spec/rules';
 
 const folder = process.argv[2];
 const { KIS_BASE_URL: baseUrl, KIS_API_KEY: apiKey } = process.env;
@@ -29,18 +32,21 @@ if (!folder || !baseUrl || !apiKey) {
 const dir: string = folder;
 const kis = createKisClient({ baseUrl, apiKey });
 
-// 1. The pair the documents belong to: given, or a new `file` connector with credential 0.
+// 1. The pair the documents belong to: given, or a new `file` connector. `file` needs no secret
+//    (`needsCredential('file')` of `@kis/spec/rules` is false), so `auto` takes the default empty
+//    credential for it.
+const SOURCE = 'file';
 let ccPairId = process.env.KIS_CC_PAIR_ID ? Number(process.env.KIS_CC_PAIR_ID) : null;
 if (ccPairId === null) {
   const setup = await kis.setupConnector({
     connector: {
       name: `Folder ${basename(dir)}`,
-      source: 'file',
+      source: SOURCE,
       input_type: 'load_state',
       access_type: 'public',
       connector_specific_config: { file_locations: [] },
     },
-    credential: 'auto', // `file` needs no secret: the default empty credential 0
+    credential: 'auto',
   });
   ccPairId = setup.ccPairId;
   console.log(`set up connector ${setup.connectorId} with credential ${setup.credentialId}`);
@@ -51,8 +57,8 @@ console.log(`ingesting ${relative(process.cwd(), dir) || '.'} into cc_pair ${ccP
 //    memory stays flat however large the folder is.
 async function* documents(): AsyncGenerator<{ document: IngestionDocument; ref: string }> {
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    const ext = extname(entry.name).toLowerCase();
-    if (!entry.isFile() || (ext !== '.md' && ext !== '.txt')) continue;
+    const kind = fileKindOf(entry.name);
+    if (!entry.isFile() || kind?.kind !== 'text') continue;
     const path = join(entry.parentPath, entry.name);
     const rel = relative(dir, path).split(sep).join('/');
     const text = await readFile(path, 'utf8');
@@ -63,8 +69,8 @@ async function* documents(): AsyncGenerator<{ document: IngestionDocument; ref: 
         id: `folder:${rel}`, // stable: a re-run updates the same document instead of duplicating it
         semantic_identifier: heading || rel,
         sections: [{ text }],
-        source: 'file',
-        metadata: { path: rel, type: ext.slice(1) },
+        source: SOURCE,
+        metadata: { path: rel, type: kind.fileType },
       },
     };
   }

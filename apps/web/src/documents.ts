@@ -1,13 +1,15 @@
-// Turns dropped or chosen files into ingestion documents, in the browser.
-// - .txt / .md: one text section; a Markdown file's first `# heading` becomes the title.
-// - .html: parsed with DOMParser; the <title> becomes the title, the visible text (no scripts,
+// Turns dropped or chosen files into ingestion documents, in the browser. Which files it reads is
+// the rule book's (`FILE_KINDS` of `@kis/spec/rules`, the kinds marked `browser`):
+// - text (.txt, .md…): one text section; a Markdown file's first `# heading` becomes the title.
+// - HTML: parsed with DOMParser; the <title> becomes the title, the visible text (no scripts,
 //   styles or templates) the section.
-// - .json: an IngestionRequest (`{ document, cc_pair_id? }`), an IngestionDocument (has
+// - JSON: an IngestionRequest (`{ document, cc_pair_id? }`), an IngestionDocument (has
 //   `sections`) or an array of either is sent as it is (the client validates it against the
 //   spec); any other JSON value is sent as a text document holding the pretty-printed JSON.
 // The file name is the semantic identifier, so dropping the same file again updates its document
 // (the stored id is `ingestion_api_` + the name, see `deriveDocumentId`).
 import type { IngestionDocument } from '@kis/client';
+import { extensionsFor, FILE_KINDS, type FileKindInfo, fileKindOf } from '@kis/spec/rules';
 
 export type FileKind = 'text' | 'markdown' | 'html' | 'json';
 
@@ -24,30 +26,70 @@ export interface RejectedFile {
   reason: string;
 }
 
-const KINDS: Record<string, FileKind> = {
-  txt: 'text',
-  text: 'text',
-  md: 'markdown',
-  markdown: 'markdown',
-  html: 'html',
-  htm: 'html',
-  json: 'json',
+/** What the console reads a file of the rule book's kind as; undefined when not in a browser. */
+function consoleKind(info: FileKindInfo | undefined): FileKind | undefined {
+  if (!info?.browser) return undefined;
+  switch (info.kind) {
+    case 'text':
+      return info.mime === 'text/markdown' ? 'markdown' : 'text';
+    case 'html':
+    case 'json':
+      return info.kind;
+    default:
+      return undefined;
+  }
+}
+
+/** The extensions the console reads, from the rule book (`.txt`, `.md`, `.html`, `.json`…). */
+export const EXTENSIONS: readonly string[] = extensionsFor('browser');
+
+/** By content type, for a file whose name has no known extension: the rule book's types. */
+const TYPES = new Map<string, FileKind>();
+for (const ext of EXTENSIONS) {
+  const info = FILE_KINDS[ext];
+  const kind = consoleKind(info);
+  if (info && kind) TYPES.set(info.mime, kind);
+}
+
+/** The file input's `accept` attribute: every extension, then every content type. */
+export const ACCEPT_ATTRIBUTE = [...EXTENSIONS, ...TYPES.keys()].join(',');
+
+// An older name some systems give Markdown files (a browser habit, not a rule of the service).
+TYPES.set('text/x-markdown', 'markdown');
+
+/** Names of the console's kinds, for the page's help text. */
+const KIND_NAMES: Record<FileKind, string> = {
+  text: 'Text',
+  markdown: 'Markdown',
+  html: 'HTML',
+  json: 'JSON',
 };
 
-const TYPES: Record<string, FileKind> = {
-  'text/plain': 'text',
-  'text/markdown': 'markdown',
-  'text/x-markdown': 'markdown',
-  'text/html': 'html',
-  'application/json': 'json',
-};
+/** `a, b or c`. */
+function orList(items: readonly string[]): string {
+  return items.length <= 1
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
 
-export const ACCEPTED = '.txt, .md, .html or .json';
+/** The accepted extensions, as the rejection reason names them: `.txt, .text, … or .json`. */
+export const ACCEPTED = orList(EXTENSIONS);
+
+/** The help sentence listing the types: `Text (.txt, .text), Markdown (.md, .markdown), … .` */
+export function acceptedTypesSentence(): string {
+  const byKind = new Map<FileKind, string[]>();
+  for (const ext of EXTENSIONS) {
+    const kind = consoleKind(FILE_KINDS[ext]);
+    if (kind) byKind.set(kind, [...(byKind.get(kind) ?? []), ext]);
+  }
+  const parts = [...byKind].map(([kind, exts]) => `${KIND_NAMES[kind]} (${exts.join(', ')})`);
+  const last = parts.pop();
+  return parts.length === 0 ? `${last ?? ''}.` : `${parts.join(', ')} and ${last}.`;
+}
 
 /** The kind of a file, by extension first, then by MIME type; undefined when unsupported. */
 export function fileKind(file: { name: string; type: string }): FileKind | undefined {
-  const ext = /\.([^./]+)$/.exec(file.name)?.[1]?.toLowerCase();
-  return (ext === undefined ? undefined : KINDS[ext]) ?? TYPES[file.type.split(';')[0] ?? ''];
+  return consoleKind(fileKindOf(file.name)) ?? TYPES.get(file.type.split(';')[0] ?? '');
 }
 
 function textDocument(

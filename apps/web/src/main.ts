@@ -12,7 +12,14 @@ import {
   type InputType,
   type KisClient,
 } from '@kis/client';
-import { type PreparedDocument, prepareFile, type RejectedFile } from './documents.js';
+import { SOURCES_WITHOUT_CREDENTIAL } from '@kis/spec/rules';
+import {
+  ACCEPT_ATTRIBUTE,
+  acceptedTypesSentence,
+  type PreparedDocument,
+  prepareFile,
+  type RejectedFile,
+} from './documents.js';
 import { byId, clearInvalid, element, markInvalid, setStatus } from './dom.js';
 import { forgetKey, loadSettings, saveSettings } from './settings.js';
 
@@ -28,8 +35,8 @@ const ACCESS_TYPES: Record<Exclude<AccessType, 'PUBLIC'>, string> = {
   private: 'private',
   sync: 'sync',
 };
-/** Suggested sources that need no secret (credential 0 serves them). */
-const FREE_SOURCES = ['file', 'web', 'ingestion_api'];
+/** Suggested sources: those that need no secret (the default empty credential serves them). */
+const FREE_SOURCES = SOURCES_WITHOUT_CREDENTIAL;
 
 const settingsForm = byId('settings-form', HTMLFormElement);
 const baseUrlInput = byId('base-url', HTMLInputElement);
@@ -57,6 +64,7 @@ const connectorResult = byId('connector-result', HTMLElement);
 const pairInput = byId('cc-pair', HTMLInputElement);
 const dropZone = byId('drop-zone', HTMLElement);
 const fileInput = byId('file-input', HTMLInputElement);
+const acceptedTypes = byId('accepted-types', HTMLElement);
 const progressBar = byId('progress', HTMLProgressElement);
 const progressText = byId('progress-text', HTMLElement);
 const cancelButton = byId('cancel', HTMLButtonElement);
@@ -371,7 +379,11 @@ async function ingestFiles(client: KisClient, files: File[]): Promise<void> {
     skipped: 0,
     aborted: 0,
     inFlight: 0,
+    waiting: 0,
     concurrency: 0,
+    ratePerSec: 0,
+    pausedSince: undefined,
+    pauseReason: undefined,
   };
   showProgress(total, rejected.length, empty);
   setStatus(
@@ -454,6 +466,9 @@ dropZone.addEventListener('drop', (event) => {
 // ---------------------------------------------------------------------------------------------
 // Start
 
+// The file types come from the rule book (`@kis/spec/rules`), not from the page.
+fileInput.accept = ACCEPT_ATTRIBUTE;
+acceptedTypes.textContent = acceptedTypesSentence();
 setConnected(undefined);
 const saved = loadSettings();
 baseUrlInput.value = saved.baseUrl;

@@ -33,6 +33,7 @@ async function createCredential(source: string): Promise<number> {
 }
 
 const PAIR_BODY = { name: 'Pair', access_type: 'public' };
+const WEB = { source: 'web', connector_specific_config: { base_url: 'https://docs.example.com' } };
 
 describe('association, deployed profile', () => {
   beforeEach(() => use('deployed'));
@@ -50,7 +51,7 @@ describe('association, deployed profile', () => {
   });
 
   it('the body is required and `name` is required in it: 422 in the deployed shape', async () => {
-    const connector = await createConnector({ source: 'web' });
+    const connector = await createConnector(WEB);
     const noName = await call('PUT', `/manage/connector/${connector}/credential/0`, {
       json: { access_type: 'public' },
     });
@@ -71,7 +72,7 @@ describe('association, deployed profile', () => {
   });
 
   it('a pair that exists: 200 success false, data = the connector id', async () => {
-    const connector = await createConnector({ source: 'web' });
+    const connector = await createConnector(WEB);
     const path = `/manage/connector/${connector}/credential/0`;
     const first = await call('PUT', path, { json: PAIR_BODY });
     expect(first.body).toMatchObject({ success: true, data: 2 });
@@ -101,7 +102,7 @@ describe('association, deployed profile', () => {
   });
 
   it('processing_mode must be REGULAR, FILE_SYSTEM or RAW_BINARY', async () => {
-    const connector = await createConnector({ source: 'web' });
+    const connector = await createConnector(WEB);
     const r = await call<{ status_code: number; message: string }>(
       'PUT',
       `/manage/connector/${connector}/credential/0`,
@@ -112,7 +113,7 @@ describe('association, deployed profile', () => {
   });
 
   it('DELETE on the same path dissociates: success true, then success false', async () => {
-    const connector = await createConnector({ source: 'web' });
+    const connector = await createConnector(WEB);
     const path = `/manage/connector/${connector}/credential/0`;
     await call('PUT', path, { json: PAIR_BODY });
     expect((await call('DELETE', path)).body).toEqual({
@@ -140,7 +141,7 @@ describe('association, seed profile (both paths)', () => {
       const unknown = await call('PUT', path(999, 0), { json: PAIR_BODY });
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ detail: 'Connector 999 does not exist' });
-      const connector = await createConnector({ source: 'web' });
+      const connector = await createConnector(WEB);
       await call('PUT', path(connector, 0), { json: PAIR_BODY });
       const again = await call('PUT', path(connector, 0), { json: PAIR_BODY });
       expect(again.body).toEqual({
@@ -161,7 +162,7 @@ describe('association, seed profile (both paths)', () => {
   });
 
   it('422 in the seed shape on the deployed path without name', async () => {
-    const connector = await createConnector({ source: 'web' });
+    const connector = await createConnector(WEB);
     const r = await call('PUT', `/manage/connector/${connector}/credential/0`, {
       json: { access_type: 'public' },
     });

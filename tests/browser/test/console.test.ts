@@ -29,7 +29,9 @@ afterEach(async () => {
   await Promise.all(emulators.splice(0).map((e) => e.close()));
 });
 
-async function emulator(options: { latencyMs?: number } = {}): Promise<Emulator> {
+async function emulator(
+  options: { latencyMs?: number; profile?: 'seed' | 'deployed' } = {},
+): Promise<Emulator> {
   const e = await startEmulator({ port: 0, corsOrigin: site.origin, ...options });
   emulators.push(e);
   return e;
@@ -80,6 +82,21 @@ describe('ingestion console', () => {
     );
     expect(rows).toContainEqual(['0', expect.any(String), 'not_applicable', expect.any(String)]);
     expect(await page.textContent('#credentials-status')).toBe('1 credential.');
+
+    // What the page offers comes from the rule book (@kis/spec/rules): the sources credential 0
+    // serves, and the file types a browser reads.
+    const suggested = await page.$$eval('#source-suggestions option', (os) =>
+      os.map((o) => (o as HTMLOptionElement).value),
+    );
+    expect(suggested).toEqual(
+      expect.arrayContaining(['file', 'web', 'ingestion_api', 'not_applicable', 'google_sites']),
+    );
+    expect(await page.getAttribute('#file-input', 'accept')).toBe(
+      '.txt,.text,.md,.markdown,.html,.htm,.json,text/plain,text/markdown,text/html,application/json',
+    );
+    expect(await page.textContent('#accepted-types')).toBe(
+      'Text (.txt, .text), Markdown (.md, .markdown), HTML (.html, .htm) and JSON (.json).',
+    );
 
     // Validation names the field and sends nothing.
     await page.click('#create-connector');
@@ -182,7 +199,7 @@ describe('ingestion console', () => {
     expect(r['broken.json']?.[1]).toMatch(/^not valid JSON/);
     expect(r['picture.png']).toEqual([
       'failed',
-      'unsupported file type: expected .txt, .md, .html or .json',
+      'unsupported file type: expected .txt, .text, .md, .markdown, .html, .htm or .json',
     ]);
     expect(
       await page.$eval('#progress', (p) => [
@@ -300,6 +317,28 @@ describe('ingestion console', () => {
     expect(sentinel.status).toBe(200);
     expect(e.state.documents({ limit: -1 }).length).toBeLessThanOrEqual(created + aborted + 1);
     await screenshot(page, 'console-cancelled');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('works against an emulator playing deployed servers too (smoke)', async () => {
+    const e = await emulator({ profile: 'deployed' });
+    const { page, errors } = await openConsole(e);
+    await page.fill('#connector-name', 'Deployed files');
+    await page.click('#create-connector');
+    await page
+      .locator('#connector-status[data-kind=ok], #connector-status[data-kind=error]')
+      .waitFor();
+    expect(await page.textContent('#connector-status')).toContain('created and associated');
+    expect(await page.textContent('#result-credential-id')).toBe('0');
+    const pair = Number(await page.inputValue('#cc-pair'));
+    expect(pair).toBeGreaterThan(1);
+    await page.setInputFiles('#file-input', [file('notes.txt', 'text/plain', 'Deployed notes.')]);
+    await waitForRunEnd(page, 'Done');
+    expect(await results(page)).toEqual({
+      'notes.txt': ['created', 'document ingestion_api_notes.txt'],
+    });
+    expect(e.state.document('ingestion_api_notes.txt')?.cc_pair_ids).toEqual([pair]);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -83,15 +83,19 @@ describe('API reference (/docs)', () => {
   it('renders every operation of the spec, offline', async () => {
     expect(operations.map((o) => o.operationId).sort()).toEqual(
       [
+        'associateCredential',
         'associateCredentialWithConnector',
         'createConnector',
         'createCredential',
         'deleteIngestedDocument',
+        'dissociateCredential',
+        'getVersion',
         'ingestDocument',
         'listConnectorDocuments',
         'listCredentials',
         'listIngestedDocuments',
         'updateCredentialPrivateKey',
+        'uploadProjectFiles',
         'uploadUserFiles',
       ].sort(),
     );

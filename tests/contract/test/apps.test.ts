@@ -1,39 +1,35 @@
-// The example apps, run as a user runs them (built, as child processes, configured by
-// environment): connector-setup against the Prism mock, folder-ingest against the emulator.
+// The example apps and the main job, run as a user runs them (built, as child processes,
+// configured by environment) against the emulator of this project's server profile: the apps
+// through the validating proxy, the main job (`pnpm start`) with its own emulator of the profile
+// (KIS_PROFILE). The connector-setup app against the Prism mock is in mock.test.ts.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createKisClient } from '@kis/client';
 import { describe, expect, inject, it } from 'vitest';
+import { APPS_DIR, runApp } from '../src/apps.js';
 
 const run = promisify(execFile);
-const apps = fileURLToPath(new URL('../../../apps/', import.meta.url));
-const KEY = 'contract-test-key-0123456789';
-
-async function runApp(app: string, env: Record<string, string>, args: string[] = []) {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      [join(apps, app, 'dist/main.js'), ...args],
-      {
-        env: { ...process.env, ...env },
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const profile = inject('profile');
+/** Where the main job keeps its state (and admin key), per profile. */
+const STATE_FILE = { seed: 'main-job.json', deployed: 'main-job-deployed.json' } as const;
 
 describe('apps/connector-setup', () => {
-  it('creates a connector per project key and associates the matching credential (Prism mock)', async () => {
+  it('creates a connector per project key and associates the jira credential (emulator)', async () => {
+    const env = { KIS_BASE_URL: inject('proxyUrl'), KIS_API_KEY: inject('emulatorAdminKey') };
+    const kis = createKisClient({ baseUrl: env.KIS_BASE_URL, apiKey: env.KIS_API_KEY });
+    await kis.credentials.create({
+      name: 'Jira (apps test)',
+      source: 'jira',
+      admin_public: true,
+      credential_json: { jira_user_email: 'bot@example.com', jira_api_token: 'apps-test-token' },
+    });
     const result = await runApp('connector-setup', {
-      KIS_BASE_URL: inject('mockUrl'),
-      KIS_API_KEY: KEY,
-      KIS_PROJECT_KEYS: 'KIS,OPS',
+      ...env,
+      KIS_PROJECT_KEYS: 'APPA,APPB',
       KIS_OUTPUT: 'json',
     });
     expect(result.stderr).toBe('');
@@ -42,17 +38,21 @@ describe('apps/connector-setup', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(lines.map((l) => l.project_key)).toEqual(['KIS', 'OPS']);
+    expect(lines.map((l) => l.project_key)).toEqual(['APPA', 'APPB']);
+    // the app takes the first jira credential listed (the other test file may have made one too)
+    const jiraIds = (await kis.credentials.list())
+      .filter((c) => c.source === 'jira')
+      .map((c) => c.id);
     for (const line of lines) {
-      expect(Number.isInteger(line.connector_id)).toBe(true);
-      expect(line.credential_id).toBe(3); // the mock's jira credential
+      expect(jiraIds).toContain(line.credential_id);
+      expect(Number.isInteger(line.cc_pair_id)).toBe(true);
     }
-    expect(result.stdout + result.stderr).not.toContain(KEY);
+    expect(result.stdout + result.stderr).not.toContain(env.KIS_API_KEY);
   });
 
   it('says which variable is missing', async () => {
     const result = await runApp('connector-setup', {
-      KIS_BASE_URL: inject('mockUrl'),
+      KIS_BASE_URL: inject('proxyUrl'),
       KIS_API_KEY: '',
     });
     expect(result.code).toBe(2);
@@ -66,11 +66,12 @@ describe('apps/folder-ingest', () => {
       KIS_BASE_URL: inject('proxyUrl'),
       KIS_API_KEY: inject('emulatorAdminKey'),
     };
-    const samples = join(apps, 'folder-ingest/samples');
+    const samples = join(APPS_DIR, 'folder-ingest/samples');
     const first = await runApp('folder-ingest', env, [samples]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/5 created, 0 updated, 0 skipped \(journal\), 0 failed/);
+    expect(first.stdout).toMatch(/set up connector \d+ with credential 0\n/);
     const ccPairId = first.stdout.match(/cc_pair (\d+)/)?.[1];
     expect(ccPairId).toBeDefined();
 
@@ -93,7 +94,7 @@ describe('the main job (pnpm start)', () => {
   const script = fileURLToPath(new URL('../../../scripts/main-job.mjs', import.meta.url));
   const mainJob = async (stateDir: string) => {
     const { stdout, stderr } = await run(process.execPath, [script], {
-      env: { ...process.env, KIS_STATE_DIR: stateDir },
+      env: { ...process.env, KIS_STATE_DIR: stateDir, KIS_PROFILE: profile },
     });
     return { stdout, stderr };
   };
@@ -102,6 +103,7 @@ describe('the main job (pnpm start)', () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'kis-main-job-'));
     const first = await mainJob(stateDir);
     expect(first.stderr).toBe('');
+    expect(first.stdout).toMatch(new RegExp(`^ {2}profile: ${profile} \\(`, 'm'));
     expect(first.stdout).toMatch(
       /project KIS: connector \d+ associated with credential \d+ \(cc_pair \d+\)/,
     );
@@ -117,7 +119,7 @@ describe('the main job (pnpm start)', () => {
     expect(second.stdout).toContain('set up by an earlier run');
     expect(second.stdout).toMatch(/0 created, 5 updated/);
     expect(second.stdout).toContain('(already_existed: true)');
-    const { adminKey } = JSON.parse(readFileSync(join(stateDir, 'main-job.json'), 'utf8'));
+    const { adminKey } = JSON.parse(readFileSync(join(stateDir, STATE_FILE[profile]), 'utf8'));
     expect(first.stdout + second.stdout).not.toContain(adminKey);
   });
 });

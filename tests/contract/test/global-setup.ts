@@ -1,14 +1,18 @@
-// Starts a Prism mock of the bundled spec, and the emulator behind `prism proxy --errors`, once for
-// the whole suite; the tests receive their URLs through `inject`. Everything is stopped afterwards.
+// Starts, once per project, what its tests talk to, and hands the URLs over through `provide`:
+// for `mock`, a Prism mock of the bundled spec; for `emulator-<profile>`, the emulator playing that
+// server profile behind `prism proxy --errors`. Each project's servers stop when it ends.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmulator } from '@kis/emulator';
+import { type Emulator, startEmulator } from '@kis/emulator';
+import type { Profile } from '@kis/spec/rules';
 import type { TestProject } from 'vitest/node';
 import { type PrismHandle, startPrism } from '../src/prism.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** The emulator's server profile (emulator projects only). */
+    profile: Profile;
     mockUrl: string;
     proxyUrl: string;
     proxyLogPath: string;
@@ -20,26 +24,35 @@ declare module 'vitest' {
 
 export const EMULATOR_USER_KEY = 'contract-user-key-not-admin';
 
-let mock: PrismHandle | undefined;
-let proxy: PrismHandle | undefined;
-let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
-
-export async function setup(project: TestProject) {
-  [mock, emulator] = await Promise.all([
-    startPrism('mock'),
-    startEmulator({ port: 0, dbPath: ':memory:', userKeys: [EMULATOR_USER_KEY] }),
-  ]);
-  const proxyLogPath = join(mkdtempSync(join(tmpdir(), 'kis-contract-')), 'prism-proxy.log');
-  proxy = await startPrism('proxy', { upstream: emulator.baseUrl, logPath: proxyLogPath });
+/** Starts the project's servers; resolves with the function that stops them (its teardown). */
+export async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const profile = project.config.provide?.profile;
+  if (profile === undefined) {
+    const mock = await startPrism('mock');
+    project.provide('mockUrl', mock.url);
+    return () => mock.stop();
+  }
+  const emulator: Emulator = await startEmulator({
+    port: 0,
+    dbPath: ':memory:',
+    userKeys: [EMULATOR_USER_KEY],
+    profile,
+  });
+  const proxyLogPath = join(mkdtempSync(join(tmpdir(), `kis-contract-${profile}-`)), 'prism.log');
+  let proxy: PrismHandle;
+  try {
+    proxy = await startPrism('proxy', { upstream: emulator.baseUrl, logPath: proxyLogPath });
+  } catch (error) {
+    await emulator.close();
+    throw error;
+  }
   project.provide('proxyLogPath', proxyLogPath);
-  project.provide('mockUrl', mock.url);
   project.provide('proxyUrl', proxy.url);
   project.provide('emulatorUrl', emulator.baseUrl);
   project.provide('emulatorAdminKey', emulator.adminKey);
   project.provide('emulatorUserKey', EMULATOR_USER_KEY);
-}
-
-export async function teardown() {
-  await Promise.all([mock?.stop(), proxy?.stop()]);
-  await emulator?.close();
+  return async () => {
+    await proxy.stop();
+    await emulator.close();
+  };
 }

@@ -1,8 +1,10 @@
 // The client against a Prism mock of the bundled spec: every operation is called through the
 // typed client and its typed result checked; invalid requests come back as 422 and surface as the
-// typed validation error naming the field; a call without the bearer header is rejected.
+// typed validation error naming the field; a call without the bearer header is rejected. The
+// connector-setup example app runs against the mock too (its examples hold a jira credential).
 import { createKisClient, type IngestionRequest, UnprocessableEntityError } from '@kis/client';
 import { beforeAll, describe, expect, expectTypeOf, inject, it } from 'vitest';
+import { runApp } from '../src/apps.js';
 
 const API_KEY = 'contract-test-key-0123456789';
 let kis: ReturnType<typeof createKisClient>;
@@ -201,5 +203,28 @@ describe('authentication', () => {
     await spy.credentials.list();
     await spy.ingestion.ingest(minimal);
     expect(seen).toEqual([`Bearer ${API_KEY}`, `Bearer ${API_KEY}`]);
+  });
+});
+
+describe('apps/connector-setup (Prism mock)', () => {
+  it('creates a connector per project key and associates the matching credential', async () => {
+    const result = await runApp('connector-setup', {
+      KIS_BASE_URL: inject('mockUrl'),
+      KIS_API_KEY: API_KEY,
+      KIS_PROJECT_KEYS: 'KIS,OPS',
+      KIS_OUTPUT: 'json',
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((l) => l.project_key)).toEqual(['KIS', 'OPS']);
+    for (const line of lines) {
+      expect(Number.isInteger(line.connector_id)).toBe(true);
+      expect(line.credential_id).toBe(3); // the mock's jira credential
+    }
+    expect(result.stdout + result.stderr).not.toContain(API_KEY);
   });
 });
