@@ -3,9 +3,13 @@ import { type ServerType, serve } from '@hono/node-server';
 import type { Profile } from '@kis/spec/rules';
 import { createApp } from './internal/app.js';
 import { checkKeyFormat, generateKey, KeyRing } from './internal/auth.js';
+import { Capacity } from './internal/capacity.js';
+import { type FaultPlan, parseFaults, seededRandom } from './internal/faults.js';
 import { Indexer, type IndexerControl, type IndexerOptions } from './internal/indexer.js';
+import { OutageSwitch } from './internal/outage.js';
 import { parseProfile, profileSpec } from './internal/profile.js';
 import { credentialSummary, type StateViewOptions, stateView } from './internal/state-view.js';
+import { EmulatorStats, type StatsView } from './internal/stats.js';
 import {
   type ConnectorRecord,
   type DocumentRecord,
@@ -42,6 +46,19 @@ export interface EmulatorOptions {
   maxBodyBytes?: number;
   /** Added service time per ingestion request, in milliseconds. Default 0. */
   latencyMs?: number;
+  /**
+   * Faults drawn per ingestion call, as `--faults` takes them
+   * (`503=0.10,429=0.05,reset=0.01,reset-after-store=0.01,slow=0.01:30s`) or parsed.
+   */
+  faults?: string | FaultPlan;
+  /** Seed of the fault draws: the same seed draws the same faults. Default: random. */
+  seed?: number;
+  /** At most this many API requests in service at once; more wait (see `queue`). */
+  capacity?: number;
+  /** With `capacity`: at most this many requests wait; more are answered 503. Default: capacity. */
+  queue?: number;
+  /** An outage: after `afterMs`, connections are refused for `forMs`, then served again. */
+  outage?: { afterMs: number; forMs: number };
   /** Allowed CORS origin(s); CORS is off when undefined. */
   corsOrigin?: string | string[];
   /** The background indexing worker's settings. */
@@ -99,6 +116,10 @@ export interface Emulator {
   readonly version: string;
   readonly state: EmulatorState;
   readonly indexer: IndexerControl;
+  /** The counters of `GET /_emulator/stats`. */
+  stats(): StatsView;
+  /** Refuses connections for `forMs` (after `afterMs`, default 0); resolves when it serves again. */
+  outage(forMs: number, afterMs?: number): Promise<void>;
   /** Stops listening, stops the worker and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -113,6 +134,15 @@ function checkOptions(options: EmulatorOptions): void {
   }
   if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0)) {
     throw new RangeError(`latencyMs must be a number >= 0 (got ${latencyMs})`);
+  }
+  for (const [name, value, min] of [
+    ['capacity', options.capacity, 1],
+    ['queue', options.queue, 0],
+    ['seed', options.seed, 0],
+  ] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= min)) {
+      throw new RangeError(`${name} must be an integer >= ${min} (got ${value})`);
+    }
   }
   if (options.adminKey !== undefined) checkKeyFormat(options.adminKey, 'adminKey');
   parseProfile(options.profile, 'profile');
@@ -141,6 +171,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     store.close();
     throw error;
   }
+  const stats = new EmulatorStats();
+  const capacity =
+    options.capacity === undefined
+      ? undefined
+      : new Capacity(options.capacity, options.queue ?? options.capacity);
+  const faults = typeof options.faults === 'string' ? parseFaults(options.faults) : options.faults;
+  let outages: OutageSwitch | undefined;
+  const statsView = (): StatsView =>
+    stats.view(capacity, outages?.view() ?? { active: false, outages: 0, last_ended_at: null });
   let app: ReturnType<typeof createApp>;
   try {
     app = createApp({
@@ -157,6 +196,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       logRequest: options.logRequest,
       logError:
         options.logError ?? ((error) => console.error('kis-emulator: internal error', error)),
+      load: {
+        faults,
+        random: seededRandom(options.seed ?? Math.floor(Math.random() * 2 ** 32)),
+        capacity,
+        stats,
+      },
+      stats: statsView,
     });
   } catch (error) {
     indexer.stop();
@@ -187,9 +233,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${urlHost}:${address.port}`;
 
+  const outageSwitch = new OutageSwitch(server, address.port, address.address);
+  outages = outageSwitch;
+  if (options.outage !== undefined) {
+    outageSwitch
+      .schedule(options.outage.afterMs, options.outage.forMs)
+      .catch((error: unknown) => (options.logError ?? console.error)(error));
+  }
+
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
+      outageSwitch.cancel();
       indexer.stop();
       server.close(() => {
         store.close();
@@ -230,6 +285,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     version,
     state,
     indexer,
+    stats: statsView,
+    outage: (forMs, afterMs = 0) => outageSwitch.schedule(afterMs, forMs),
     close,
   };
 }

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { PROFILES } from '@kis/spec/rules';
 import { DEFAULT_MAX_BODY_BYTES, type Emulator, type EmulatorOptions } from './emulator.js';
 import { checkKeyFormat } from './internal/auth.js';
+import { FaultSpecError, parseFaults } from './internal/faults.js';
 import { parseProfile } from './internal/profile.js';
 
 export interface EmulatorFlag {
@@ -85,6 +86,36 @@ export const EMULATOR_FLAGS: readonly EmulatorFlag[] = Object.freeze([
     help: 'added service time per ingestion request (default 0)',
   },
   {
+    name: 'faults',
+    key: 'faults',
+    value: 'SPEC',
+    help: 'faults per ingestion call, e.g. "503=0.10,429=0.05,reset=0.01,reset-after-store=0.01,slow=0.01:30s"',
+  },
+  {
+    name: 'seed',
+    key: 'seed',
+    value: 'N',
+    help: 'seed of the fault draws (default: random; the same seed draws the same faults)',
+  },
+  {
+    name: 'capacity',
+    key: 'capacity',
+    value: 'N',
+    help: 'serve at most N API requests at once; more wait (default: no limit)',
+  },
+  {
+    name: 'queue',
+    key: 'queue',
+    value: 'M',
+    help: 'with --capacity: at most M requests wait, more get 503 (default: the capacity)',
+  },
+  {
+    name: 'outage',
+    key: 'outage',
+    value: 'AFTER_S:FOR_S',
+    help: 'refuse connections for FOR_S seconds, AFTER_S seconds after start',
+  },
+  {
     name: 'cors-origin',
     key: 'corsOrigin',
     value: 'ORIGIN',
@@ -156,6 +187,27 @@ function integer(name: string, value: string | undefined, min: number, max?: num
   return n;
 }
 
+function outage(value: string | undefined): EmulatorOptions['outage'] {
+  if (value === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(value.trim());
+  if (m === null) {
+    throw new EmulatorUsageError(
+      `--outage must be AFTER_S:FOR_S, two numbers of seconds such as 30:20 (got '${value}')`,
+    );
+  }
+  return { afterMs: Number(m[1]) * 1000, forMs: Number(m[2]) * 1000 };
+}
+
+function faults(value: string | undefined): EmulatorOptions['faults'] {
+  if (value === undefined) return undefined;
+  try {
+    return parseFaults(value);
+  } catch (error) {
+    if (error instanceof FaultSpecError) throw new EmulatorUsageError(error.message);
+    throw error;
+  }
+}
+
 function envList(value: string | undefined): string[] {
   return (value ?? '')
     .split(',')
@@ -208,6 +260,11 @@ export function emulatorLaunch(
     maxBodyBytes:
       integer('max-body-bytes', text(values, 'maxBodyBytes'), 1) ?? DEFAULT_MAX_BODY_BYTES,
     latencyMs: integer('latency-ms', text(values, 'latencyMs'), 0) ?? 0,
+    faults: faults(text(values, 'faults')),
+    seed: integer('seed', text(values, 'seed'), 0, 2 ** 32 - 1),
+    capacity: integer('capacity', text(values, 'capacity'), 1),
+    queue: integer('queue', text(values, 'queue'), 0),
+    outage: outage(text(values, 'outage')),
     indexing: {
       intervalMs:
         integer('index-interval-ms', text(values, 'indexIntervalMs'), 1) ??
@@ -215,6 +272,11 @@ export function emulatorLaunch(
     },
     overrideGlobalObjects: true,
   };
+  if (options.queue !== undefined && options.capacity === undefined) {
+    throw new EmulatorUsageError(
+      '--queue needs --capacity (the queue is of requests over capacity)',
+    );
+  }
   if (adminKey !== undefined) options.adminKey = adminKey;
   const origins = list(values, 'corsOrigin');
   if (origins.length > 0) options.corsOrigin = origins.length === 1 ? origins[0]! : origins;

@@ -4,6 +4,7 @@
 // Outside `/api`: the admin page, the state view and the HTML API reference (`/docs`).
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import type { HttpBindings } from '@hono/node-server';
 import { ANSWERS, type Answer, type Profile, roleAllows } from '@kis/spec/rules';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
@@ -16,6 +17,7 @@ import { connectorConfigChecker } from './connector-configs.js';
 import { AnswerError, HttpError, ValidationFailure } from './errors.js';
 import { createHandlers, prepareIngestion } from './handlers/index.js';
 import type { Indexer } from './indexer.js';
+import { type LoadOptions, loadMiddleware } from './load.js';
 import { type CheckedHandler, checkedHandler, type Schemas } from './op-types.js';
 import { BEHAVIOUR, beforeValidators } from './profile.js';
 import { API_PREFIX, knownPathMatcher, type Route, routesFor } from './routes.js';
@@ -45,6 +47,10 @@ export interface AppOptions {
   logRequest: ((line: string) => void) | undefined;
   /** Called with unexpected errors (a 500 answer). */
   logError: (error: unknown) => void;
+  /** Capacity, faults and counters of the API calls. */
+  load: LoadOptions;
+  /** What `GET /_emulator/stats` answers. */
+  stats: () => unknown;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
@@ -121,7 +127,7 @@ function checkPointers(validators: SpecValidators, pointers: Iterable<string>): 
   }
 }
 
-export function createApp(options: AppOptions): Hono {
+export function createApp(options: AppOptions): Hono<{ Bindings: HttpBindings }> {
   const { store, validators, keys, profile } = options;
   const behaviour = BEHAVIOUR[profile];
   const handlers = createHandlers({
@@ -142,7 +148,7 @@ export function createApp(options: AppOptions): Hono {
   const jsonCoercer = behaviour.laxJson ? new LaxCoercer(validators, before) : undefined;
   const routes = routesFor(validators, profile);
   const isKnownPath = knownPathMatcher(routes);
-  const app = new Hono();
+  const app = new Hono<{ Bindings: HttpBindings }>();
 
   if (options.corsOrigin !== undefined) {
     app.use(
@@ -181,6 +187,8 @@ export function createApp(options: AppOptions): Hono {
       await next();
     });
   }
+
+  app.use(`${API_PREFIX}/*`, loadMiddleware(options.load));
 
   /** A decoded JSON body validated against its schema, read laxly first where the profile does. */
   const checkJson = (info: RequestBodyInfo, body: unknown) => {
@@ -292,7 +300,8 @@ export function createApp(options: AppOptions): Hono {
       : c.json(doc);
   });
   app.get('/_emulator/health', (c) => c.json({ status: 'ok', profile }));
-  const docs = async (c: Context): Promise<Response> => {
+  app.get('/_emulator/stats', (c) => c.json(options.stats()));
+  const docs = async (c: Context<{ Bindings: HttpBindings }>): Promise<Response> => {
     const html = await readReference();
     return html === undefined
       ? detail(404, 'The API reference is not built: run `pnpm --filter @kis/spec build`')
@@ -300,7 +309,7 @@ export function createApp(options: AppOptions): Hono {
   };
   app.get('/docs', docs);
   app.get('/docs/', docs);
-  const adminOnly = (c: Context): Response | undefined => {
+  const adminOnly = (c: Context<{ Bindings: HttpBindings }>): Response | undefined => {
     const role = keys.roleOf(c.req.header('authorization'));
     if (role === undefined) return detail(401, 'Missing or invalid API key');
     if (role !== 'admin') return detail(403, 'This call needs the admin API key');

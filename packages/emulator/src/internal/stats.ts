@@ -1,0 +1,74 @@
+// Counters behind `GET /_emulator/stats`: what the server answered and what it suffered, so a
+// test or benchmark can tell how often a document was sent after it had been acknowledged.
+import type { FaultKind } from './faults.js';
+
+export interface StatsView {
+  requests: number;
+  by_status: Record<string, number>;
+  faults: Partial<Record<FaultKind, number>>;
+  ingestion: {
+    /** Ingestion calls received (answered or not). */
+    requests: number;
+    /** Distinct document ids acknowledged with a 200 that reached the client. */
+    acknowledged: number;
+    /** Requests for ids acknowledged before they arrived: sends the client could have spared. */
+    resent_after_ack: number;
+  };
+  capacity: { max_in_service: number; max_queued: number; refused_queue_full: number } | null;
+  outage: { active: boolean; outages: number; last_ended_at: string | null };
+}
+
+export class EmulatorStats {
+  requests = 0;
+  readonly byStatus = new Map<number, number>();
+  readonly faults = new Map<FaultKind, number>();
+  ingestionRequests = 0;
+  /** When each document id was first acknowledged (performance.now()). */
+  private readonly acknowledged = new Map<string, number>();
+  resentAfterAck = 0;
+  refusedQueueFull = 0;
+
+  status(status: number): void {
+    this.requests++;
+    this.byStatus.set(status, (this.byStatus.get(status) ?? 0) + 1);
+  }
+
+  fault(kind: FaultKind): void {
+    this.faults.set(kind, (this.faults.get(kind) ?? 0) + 1);
+  }
+
+  /**
+   * A 200 answer for this document id went out, to a request that arrived at `arrivedAt`: a
+   * request that arrived after an earlier acknowledgement of the same id was a needless re-send.
+   */
+  acknowledge(documentId: string, arrivedAt: number): void {
+    const first = this.acknowledged.get(documentId);
+    if (first === undefined) this.acknowledged.set(documentId, performance.now());
+    else if (first < arrivedAt) this.resentAfterAck++;
+  }
+
+  view(
+    capacity: { maxInService: number; maxQueued: number } | undefined,
+    outage: StatsView['outage'],
+  ): StatsView {
+    return {
+      requests: this.requests,
+      by_status: Object.fromEntries([...this.byStatus].map(([s, n]) => [String(s), n])),
+      faults: Object.fromEntries(this.faults),
+      ingestion: {
+        requests: this.ingestionRequests,
+        acknowledged: this.acknowledged.size,
+        resent_after_ack: this.resentAfterAck,
+      },
+      capacity:
+        capacity === undefined
+          ? null
+          : {
+              max_in_service: capacity.maxInService,
+              max_queued: capacity.maxQueued,
+              refused_queue_full: this.refusedQueueFull,
+            },
+      outage,
+    };
+  }
+}
