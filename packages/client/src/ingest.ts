@@ -153,6 +153,11 @@ export interface IngestSummary {
   valid: number;
   /** Retry attempts made over all documents. */
   retried: number;
+  /**
+   * Sends still unanswered long after the run's usual answer time that got a second copy of the
+   * same document (the first answer wins; README, "Slow answers").
+   */
+  hedged: number;
   elapsedMs: number;
   /** Acknowledged documents (created + updated) per second. */
   ratePerSec: number;

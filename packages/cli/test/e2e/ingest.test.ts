@@ -458,6 +458,7 @@ describe('kis ingest (the client runs it)', () => {
       updated: 9,
       concurrency: { final: 4, min: 4, max: 4 },
       retried: 0,
+      hedged: 0,
       paused_ms: 0,
       interrupted: false,
     });

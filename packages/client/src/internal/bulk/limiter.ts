@@ -7,7 +7,7 @@
  *   median above `tolerance` times the least one shrinks the limit in proportion; otherwise it
  *   grows by about √limit (doubling while it is still far from any signal: slow start).
  * - refusals (429, 503, time-outs) that grow with load: the window's refusal rate against the
- *   lowest rate of recent windows. Random faults refuse at about the same rate at every level,
+ *   median rate of recent windows (the least of them was biased low by chance alone). Random faults refuse at about the same rate at every level,
  *   so only a rate well above that floor shrinks the limit; a constant rate holds it.
  *
  * Connection failures and other errors say nothing about load and are ignored here (a run
@@ -104,7 +104,7 @@ export class ConcurrencyLimiter {
     if (sorted.length > 0) push(this.bases, sorted[0] as number, BASE_WINDOWS);
     push(this.rates, rate, FLOOR_WINDOWS);
     const base = Math.min(...this.bases);
-    const floor = Math.min(MAX_FLOOR, ...this.rates);
+    const floor = Math.min(MAX_FLOOR, middle(this.rates));
     let reason: LimiterWindow['reason'];
     if (rate > floor + REFUSAL_MARGIN) {
       // refusals grew with load: step back gently (refused requests come back fast, so windows
@@ -136,6 +136,11 @@ export class ConcurrencyLimiter {
     this.rtts = [];
     this.refusals = 0;
   }
+}
+
+function middle(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1] as number;
 }
 
 function clamp(v: number, lo: number, hi: number): number {

@@ -19,8 +19,11 @@ import { backoffDelayMs, MAX_RETRY_AFTER_MS, retryAfterMs } from '../backoff.js'
 export const BULK_DEFAULTS = Object.freeze({
   /** How long a document may be retried, not counting outage pauses: 10 minutes. */
   retryForMs: 10 * 60_000,
-  /** First backoff wait. */
-  initialDelayMs: 500,
+  /**
+   * First backoff wait: short, as the concurrency limit (not the wait) protects a loaded server,
+   * and random faults should cost a document a moment (README, "Retry until stored").
+   */
+  initialDelayMs: 100,
   /** Longest backoff wait. */
   maxDelayMs: MAX_RETRY_AFTER_MS,
 });

@@ -16,9 +16,14 @@ import type {
   IngestSummary,
 } from '../../ingest.js';
 import { contentHash } from '../../journal.js';
-import type { IngestionDocumentInput } from '../../types.js';
+import type {
+  IngestionDocumentInput,
+  IngestionRequestInput,
+  IngestionResult,
+} from '../../types.js';
 import { sleep } from '../backoff.js';
 import type { AbortRegistry, CallControl } from '../transport.js';
+import { Hedger, ownRegistry } from './hedge.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import { DEFAULT_MAX_CONCURRENCY } from './limits.js';
 import { OutageGate } from './outage.js';
@@ -73,6 +78,7 @@ export class BulkRun implements IngestRun {
   private readonly gate: OutageGate;
   private readonly counts = { created: 0, updated: 0, failed: 0, skipped: 0, aborted: 0, valid: 0 };
   private retried = 0;
+  private readonly hedger = new Hedger();
   private active = 0;
   private readonly maxActive: number;
   private startedAt = 0;
@@ -254,6 +260,7 @@ export class BulkRun implements IngestRun {
 
   private finish(err: unknown): void {
     this.finished = true;
+    this.hedger.stop();
     this.failure = err;
     this.wakeConsumerNow();
     if (err !== undefined) this.rejectSummary(err);
@@ -273,6 +280,7 @@ export class BulkRun implements IngestRun {
       aborted: c.aborted,
       valid: c.valid,
       retried: this.retried,
+      hedged: this.hedger.sent,
       elapsedMs,
       ratePerSec: elapsedMs > 0 ? (acked * 1000) / elapsedMs : acked,
       cancelled: this.cancelled && this.stopped === undefined,
@@ -505,7 +513,7 @@ export class BulkRun implements IngestRun {
       const sentAt = performance.now();
       let outcome: ReturnType<typeof classify>;
       try {
-        const answer = await this.engine.ingest(prepared.body, control);
+        const answer = await this.attempt(prepared.body, control);
         this.limiter?.success(performance.now() - sentAt);
         this.gate.success();
         this.everStored = true;
@@ -565,6 +573,45 @@ export class BulkRun implements IngestRun {
         return { attempts, error: this.stopError(), aborted: true };
       }
     }
+  }
+
+  /** One attempt, hedged when it is late (hedge.ts): the first answer wins, the other is cut. */
+  private attempt(body: IngestionRequestInput, control: CallControl): Promise<IngestionResult> {
+    const copies: ReturnType<typeof ownRegistry>[] = [];
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const settle = (winner: ReturnType<typeof ownRegistry>, finish: () => void) => {
+        if (settled) return;
+        settled = true;
+        unwatch();
+        for (const copy of copies) if (copy !== winner) copy.abort();
+        finish();
+      };
+      // each copy's own answer time feeds the hedge bar: a hedge's wait must not raise it
+      const send = () => {
+        const copy = ownRegistry(this.registry);
+        copies.push(copy);
+        const sentAt = performance.now();
+        const answer = this.engine.ingest(body, { ...control, registry: copy.registry });
+        return {
+          copy,
+          answer: answer.then((result) => {
+            this.hedger.record(performance.now() - sentAt);
+            return result;
+          }),
+        };
+      };
+      const unwatch = this.hedger.watch((rearm) => {
+        const hedge = send();
+        // a failed hedge leaves the first copy to decide
+        hedge.answer.then((result) => settle(hedge.copy, () => resolve(result)), rearm);
+      });
+      const first = send();
+      first.answer.then(
+        (result) => settle(first.copy, () => resolve(result)),
+        (error: unknown) => settle(first.copy, () => reject(error)),
+      );
+    });
   }
 
   /** Frees a request slot: a document waiting for one, else the source, may send. */

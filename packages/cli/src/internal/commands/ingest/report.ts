@@ -104,6 +104,7 @@ export class IngestReport {
         rate_per_sec: Math.round(s.ratePerSec * 100) / 100,
         concurrency: s.concurrency,
         retried: s.retried,
+        hedged: s.hedged,
         paused_ms: s.pausedMs,
         dry_run: this.options.dryRun,
         interrupted: end.interrupted,
@@ -144,6 +145,7 @@ export class IngestReport {
     }
     if (!this.options.dryRun) {
       lines.push(`${pad(s.retried)} retries`);
+      if (s.hedged > 0) lines.push(`${pad(s.hedged)} hedged (a stalled send given a second copy)`);
       const { final, min, max } = s.concurrency;
       const paused = s.pausedMs > 0 ? `; paused ${formatDuration(s.pausedMs)} through outages` : '';
       lines.push(`Concurrency: ${final} at the end (lowest ${min}, highest ${max})${paused}`);
