@@ -276,6 +276,10 @@ class Collector implements Dispatcher.DispatchHandler {
 const PEER_CLOSE_MS = 100;
 /** How long requests then ask for `Connection: close`, before keep-alive is tried again. */
 const NO_REUSE_MS = 30_000;
+/** A connection that got at most this many reads before such a close served about one answer. */
+const SHORT_LIVED_READS = 2;
+/** Short-lived connections closed so, in a row, before requests stop reusing connections. */
+const CLOSES_IN_A_ROW = 2;
 
 /**
  * Watches the connections a connector opens for a peer that closes them right after an answer
@@ -285,24 +289,31 @@ const NO_REUSE_MS = 30_000;
  * undici reuses a connection only a loop turn after its last answer (a close already sent is read
  * by then), but a close that comes a little later (a proxy, a slow network) meets the next request
  * on the dying connection, where it fails or is half-processed and must be sent again. So when a
- * peer closes a connection within 100 ms of data arriving on it, it is taken to close after every
- * answer: requests then say `Connection: close` for 30 s instead of racing the peer's close on
- * each request. Only the peer's close counts (its FIN, or a reset): undici's own (an aborted
- * request, an idle time-out, an answer with `Connection: close`) destroys the socket without either.
+ * peer closes connections within 100 ms of their first answer, twice in a row, it is taken to
+ * close after every answer: requests then say `Connection: close` for 30 s instead of racing the
+ * peer's close on each request. A reset of a connection that served many answers is a fault, not
+ * that pattern, and breaks the streak (a server resetting 2 % of calls keeps keep-alive). Only the
+ * peer's close counts (its FIN, or a reset): undici's own (an aborted request, an idle time-out,
+ * an answer with `Connection: close`) destroys the socket without either.
  */
 function peerCloseWatch(
   connect: buildConnector.connector,
 ): [buildConnector.connector, () => boolean] {
   let noReuseUntil = 0;
+  let inARow = 0;
   const watch = (socket: Socket) => {
     let readAt = 0;
+    let reads = 0;
     const closedByPeer = () => {
       const now = performance.now();
-      if (now - readAt < PEER_CLOSE_MS) noReuseUntil = now + NO_REUSE_MS;
+      if (now - readAt >= PEER_CLOSE_MS) return;
+      inARow = reads <= SHORT_LIVED_READS ? inARow + 1 : 0;
+      if (inARow >= CLOSES_IN_A_ROW) noReuseUntil = now + NO_REUSE_MS;
     };
     // a second 'readable' listener beside undici's: it reads nothing, the socket stays paused
     socket.on('readable', () => {
       readAt = performance.now();
+      reads++;
     });
     socket.once('end', closedByPeer);
     socket.on('error', (err: NodeJS.ErrnoException) => {
