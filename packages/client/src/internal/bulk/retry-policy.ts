@@ -70,6 +70,12 @@ function serverDelay(error: KisError): number | undefined {
   return retryAfterMs({ get: (name) => headers[name] ?? null });
 }
 
+/**
+ * Retries at the first wait before the backoff grows: under random faults (15 % of calls) a
+ * document fails 4 times in a row once in 1,500 and would otherwise hold the end of a run.
+ */
+export const FLAT_RETRIES = 4;
+
 /** The wait before retry number `retry` (1 for the first): the server's, else a backoff. */
 export function retryDelayMs(
   retry: number,
@@ -77,5 +83,5 @@ export function retryDelayMs(
   options: { initialDelayMs: number; maxDelayMs: number },
   random: () => number = Math.random,
 ): number {
-  return serverDelayMs ?? backoffDelayMs(retry, options, random);
+  return serverDelayMs ?? backoffDelayMs(Math.max(1, retry - FLAT_RETRIES + 1), options, random);
 }
