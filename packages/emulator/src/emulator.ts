@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Profile } from '@kis/spec/rules';
@@ -172,6 +173,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     throw error;
   }
   const stats = new EmulatorStats();
+  const shutdown = new AbortController();
+  setMaxListeners(0, shutdown.signal); // one listener per stalled answer (--faults slow)
   const capacity =
     options.capacity === undefined
       ? undefined
@@ -201,6 +204,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         random: seededRandom(options.seed ?? Math.floor(Math.random() * 2 ** 32)),
         capacity,
         stats,
+        closing: shutdown.signal,
       },
       stats: statsView,
     });
@@ -245,6 +249,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       outageSwitch.cancel();
+      shutdown.abort();
       indexer.stop();
       server.close(() => {
         store.close();

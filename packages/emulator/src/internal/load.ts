@@ -13,6 +13,8 @@ export interface LoadOptions {
   random: () => number;
   capacity: Capacity | undefined;
   stats: EmulatorStats;
+  /** Aborted when the emulator closes: stalled answers end with it. */
+  closing: AbortSignal;
 }
 
 const INGESTION_PATH = `${API_PREFIX}/svc-api/ingestion`;
@@ -32,7 +34,7 @@ function reset(c: { env: HttpBindings }): Response {
 export function loadMiddleware(
   options: LoadOptions,
 ): MiddlewareHandler<{ Bindings: HttpBindings }> {
-  const { faults, random, capacity, stats } = options;
+  const { faults, random, capacity, stats, closing } = options;
   const counted = (response: Response): Response => {
     stats.status(response.status);
     return response;
@@ -51,7 +53,10 @@ export function loadMiddleware(
       if (fault === '503') return counted(refused(503, 'Service Unavailable'));
       if (fault === '429') return counted(refused(429, 'Too Many Requests'));
       if (fault === 'reset') return reset(c);
-      if (fault === 'slow' && faults !== undefined) await sleep(faults.slowMs);
+      if (fault === 'slow' && faults !== undefined) {
+        const stalled = await sleep(faults.slowMs, false, { signal: closing }).catch(() => true);
+        if (stalled) return reset(c); // closed meanwhile: the answer never comes
+      }
       await next();
       if (fault === 'reset-after-store') {
         c.res = reset(c);
