@@ -3,8 +3,8 @@
  * its concurrency"). Two signals, each read once per window of completed requests:
  *
  * - latency, as in TCP Vegas and Netflix's gradient limiters: the window's median round trip
- *   against the least one seen lately. Requests that queue inside the server take longer, so a
- *   median above `tolerance` times the least one shrinks the limit in proportion; otherwise it
+ *   against the lowest of recent windows' 10th percentiles. Requests that queue take longer, so a
+ *   median above `tolerance` times that base shrinks the limit in proportion; otherwise it
  *   grows by about √limit (doubling while it is still far from any signal: slow start).
  * - refusals (429, 503, time-outs) that grow with load: the window's refusal rate against the
  *   median rate of recent windows (the least of them was biased low by chance alone). Random faults refuse at about the same rate at every level,
@@ -101,7 +101,9 @@ export class ConcurrencyLimiter {
     const rate = this.refusals / (this.rtts.length + this.refusals);
     const sorted = this.rtts.sort((a, b) => a - b);
     const median = sorted.length > 0 ? (sorted[sorted.length >> 1] as number) : 0;
-    if (sorted.length > 0) push(this.bases, sorted[0] as number, BASE_WINDOWS);
+    // a low percentile, not the least: one lucky round trip would set the bar for 30 windows
+    if (sorted.length > 0)
+      push(this.bases, sorted[Math.floor(sorted.length / 10)] as number, BASE_WINDOWS);
     push(this.rates, rate, FLOOR_WINDOWS);
     const base = Math.min(...this.bases);
     const floor = Math.min(MAX_FLOOR, middle(this.rates));
