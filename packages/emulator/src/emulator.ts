@@ -233,6 +233,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     store.close();
     throw error;
   }
+  server.on('connection', () => {
+    stats.connections++;
+  });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${urlHost}:${address.port}`;

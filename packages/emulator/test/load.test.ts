@@ -1,3 +1,4 @@
+import { Agent, get } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator, EmulatorOptions } from '../src/index.js';
 import { drawFault, parseFaults, seededRandom } from '../src/internal/faults.js';
@@ -119,6 +120,24 @@ describe('--faults', () => {
     expect(e.stats().ingestion).toEqual({ requests: 3, acknowledged: 2, resent_after_ack: 1 });
     const r = await fetch(`${e.url}/_emulator/stats`);
     expect(((await r.json()) as { ingestion: unknown }).ingestion).toEqual(e.stats().ingestion);
+  });
+
+  it('counts the connections it accepts (reused by keep-alive, new without it)', async () => {
+    const e = await start({});
+    const health = (agent: Agent | false) =>
+      new Promise<void>((resolve, reject) => {
+        get(`${e.url}/_emulator/health`, { agent }, (res) => res.resume().on('end', resolve)).on(
+          'error',
+          reject,
+        );
+      });
+    const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+    await health(keepAlive);
+    await health(keepAlive);
+    expect(e.stats().connections).toBe(1);
+    await health(false);
+    expect(e.stats().connections).toBe(2);
+    keepAlive.destroy();
   });
 });
 

@@ -4,6 +4,8 @@ import type { FaultKind } from './faults.js';
 
 export interface StatsView {
   requests: number;
+  /** TCP connections accepted: near `requests` when clients do not reuse connections. */
+  connections: number;
   by_status: Record<string, number>;
   faults: Partial<Record<FaultKind, number>>;
   ingestion: {
@@ -20,6 +22,7 @@ export interface StatsView {
 
 export class EmulatorStats {
   requests = 0;
+  connections = 0;
   readonly byStatus = new Map<number, number>();
   readonly faults = new Map<FaultKind, number>();
   ingestionRequests = 0;
@@ -53,6 +56,7 @@ export class EmulatorStats {
   ): StatsView {
     return {
       requests: this.requests,
+      connections: this.connections,
       by_status: Object.fromEntries([...this.byStatus].map(([s, n]) => [String(s), n])),
       faults: Object.fromEntries(this.faults),
       ingestion: {
