@@ -24,6 +24,7 @@ function field(name, schema, required, serverRequired) {
   if (serverRequired && !required) out.serverRequired = true;
   if (schema.default !== undefined) out.default = schema.default;
   if (options) out.options = options;
+  if (types.includes('array')) out.list = true;
   if (types.includes('null') || schema.enum?.includes(null)) out.nullable = true;
   if (schema['x-kis-advanced']) out.advanced = true;
   if (schema['x-kis-hidden']) out.hidden = true;
