@@ -1,7 +1,10 @@
-// Generates src/internal/generated/validators.ts: Ajv standalone validators compiled from the
-// bundled spec (@kis/spec/openapi.json). Never edit the output by hand; run `pnpm generate`.
+// Generates src/internal/generated/: Ajv standalone validators compiled from the bundled spec
+// (@kis/spec/openapi.json) — validators.ts for request bodies (first error only, fast), and
+// connector-configs.ts for connector configs and credentials by source (every error, with the
+// keys and exclusive groups each source has, for did-you-mean hints). Never edit the output by
+// hand; run `pnpm generate`.
 //
-// `node scripts/generate-validators.mjs --check` regenerates in memory and exits 1 when the
+// `node scripts/generate-validators.mjs --check` regenerates in memory and exits 1 when a
 // committed file differs (test/generated.test.ts runs the same comparison).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,18 +17,24 @@ const standaloneCode = require('ajv/dist/standalone').default;
 const { fullFormats, fastFormats } = require('ajv-formats/dist/formats');
 const { DATE_TIME_PATTERN } = await import('@kis/spec/formats');
 
-export const TARGET = join(
+const GENERATED = join(
   dirname(fileURLToPath(import.meta.url)),
   '..',
   'src',
   'internal',
   'generated',
-  'validators.ts',
 );
+export const TARGET = join(GENERATED, 'validators.ts');
+export const CONFIGS_TARGET = join(GENERATED, 'connector-configs.ts');
 
 /** Component schemas that get a validator, and the exported function names. */
 export const VALIDATORS = {
   validateIngestionRequest: 'IngestionRequest',
+};
+/** The by-source maps checked with every error reported (connector-configs.ts). */
+export const CONFIG_VALIDATORS = {
+  validateConnectorConfigBySource: 'ConnectorConfigBySource',
+  validateCredentialJsonBySource: 'CredentialJsonBySource',
 };
 
 // Annotations only: they do not validate, and dropping them keeps enums' embedded schema small.
@@ -78,17 +87,37 @@ function bundlePath() {
   return require.resolve('@kis/spec/openapi.json');
 }
 
-/** Generate the module text from the bundle (pure: same bundle, same text). */
-export function generate(bundle = JSON.parse(readFileSync(bundlePath(), 'utf8'))) {
+/** Ajv runtime helpers, inlined: `equal` for `enum`/`const` values that are lists or objects. */
+const RUNTIME_HELPERS = {
+  'ajv/dist/runtime/equal': [
+    'function __jsonEqual(a, b) {',
+    '  if (a === b) return true;',
+    "  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;",
+    '  if (Array.isArray(a) !== Array.isArray(b)) return false;',
+    '  const ka = Object.keys(a);',
+    '  if (ka.length !== Object.keys(b).length) return false;',
+    '  return ka.every((k) => Object.hasOwn(b, k) && __jsonEqual(a[k], b[k]));',
+    '}',
+  ].join('\n'),
+};
+
+function readBundle() {
+  return JSON.parse(readFileSync(bundlePath(), 'utf8'));
+}
+
+/** Standalone ESM code of `validators` (function name → component schema) over the bundle. */
+function compile(bundle, validators, { allErrors }) {
   const schemas = bundle?.components?.schemas;
   if (!schemas) throw new Error('the bundled spec has no components.schemas');
-  for (const name of Object.values(VALIDATORS)) {
+  for (const name of Object.values(validators)) {
     if (!schemas[name]) throw new Error(`the bundled spec has no components.schemas.${name}`);
   }
   const ajv = new Ajv2020({
     code: { esm: true, source: true, lines: false, optimize: true },
-    allErrors: false,
+    allErrors,
     strict: true,
+    // exclusive groups (oneOf branches) require keys their parent schema defines
+    strictRequired: false,
     allowUnionTypes: true,
     // the spec uses neither $dynamicRef nor unevaluated*: skip their bookkeeping (smaller, faster code)
     dynamicRef: false,
@@ -102,28 +131,36 @@ export function generate(bundle = JSON.parse(readFileSync(bundlePath(), 'utf8'))
     $defs: Object.fromEntries(Object.entries(schemas).map(([k, v]) => [k, prepare(v)])),
   });
   const refs = Object.fromEntries(
-    Object.entries(VALIDATORS).map(([fn, name]) => [fn, `${SCHEMA_ID}#/$defs/${name}`]),
+    Object.entries(validators).map(([fn, name]) => [fn, `${SCHEMA_ID}#/$defs/${name}`]),
   );
   let code = standaloneCode(ajv, refs);
-  // Ajv emits CommonJS require() for runtime helpers even in ESM mode: turn them into imports.
+  // Ajv emits require() for runtime helpers; the client must not depend on Ajv at run time, so
+  // each helper the spec needs is inlined (an unknown one stops the generation).
   const imports = [];
-  const modules = new Map();
   code = code.replace(/require\("([^"]+)"\)/g, (_, mod) => {
-    const spec = mod.endsWith('.js') ? mod : `${mod}.js`;
-    if (!modules.has(spec)) {
-      const local = `__ajvRuntime${modules.size}`;
-      modules.set(spec, local);
-      imports.push(`import ${local} from '${spec}';`);
-    }
-    return modules.get(spec);
+    const inline = RUNTIME_HELPERS[mod];
+    if (!inline) throw new Error(`no inline version of Ajv's runtime helper ${mod}`);
+    if (!imports.includes(inline)) imports.push(inline);
+    return `{ default: ${inline.match(/function (\w+)/)[1]} }`;
   });
-  code = code.replace(/^"use strict";/, '');
+  return { imports, code: code.replace(/^"use strict";/, '') };
+}
+
+function header(bundle, what) {
   const version = bundle?.info?.version ?? 'unknown';
   return [
     '// generated — do not edit.',
-    '// Ajv standalone validators compiled from @kis/spec (openapi/openapi.yaml, bundled by redocly)',
+    `// ${what} compiled from @kis/spec (openapi/openapi.yaml, bundled by redocly)`,
     `// by packages/client/scripts/generate-validators.mjs (spec version label: ${version}).`,
     '// Change the spec and run `pnpm --filter @kis/client generate`.',
+  ];
+}
+
+/** Generate validators.ts from the bundle (pure: same bundle, same text). */
+export function generate(bundle = readBundle()) {
+  const { imports, code } = compile(bundle, VALIDATORS, { allErrors: false });
+  return [
+    ...header(bundle, 'Ajv standalone validators'),
     '// @ts-nocheck',
     '/* biome-ignore-all lint: generated code */',
     ...imports,
@@ -132,25 +169,85 @@ export function generate(bundle = JSON.parse(readFileSync(bundlePath(), 'utf8'))
   ].join('\n');
 }
 
+/**
+ * Per source: the config keys the spec lists (for did-you-mean hints) and the exclusive groups,
+ * by their index in the schema's `allOf` (where Ajv's schemaPath points), with each choice's
+ * label and fields; and the credential keys.
+ */
+function sourceTable(bundle) {
+  const schemas = bundle.components.schemas;
+  const resolve = (node) => schemas[node.$ref.split('/').pop()];
+  const configs = {};
+  for (const [source, ref] of Object.entries(schemas.ConnectorConfigBySource.properties)) {
+    const schema = resolve(ref);
+    const groups = {};
+    (schema.allOf ?? []).forEach((g, i) => {
+      if (!g.oneOf) return;
+      groups[i] = {
+        label: g.title,
+        options: g.oneOf.map((o) => ({ label: o.title, fields: o['x-kis-fields'] ?? [] })),
+      };
+    });
+    configs[source] = {
+      schema: ref.$ref.split('/').pop(),
+      keys: Object.keys(schema.properties ?? {}),
+      ...(Object.keys(groups).length > 0 ? { groups } : {}),
+    };
+  }
+  const credentials = {};
+  for (const [source, ref] of Object.entries(schemas.CredentialJsonBySource.properties)) {
+    credentials[source] = Object.keys(resolve(ref).properties ?? {});
+  }
+  return { configs, credentials };
+}
+
+/** Generate connector-configs.ts from the bundle (pure). */
+export function generateConfigs(bundle = readBundle()) {
+  const { imports, code } = compile(bundle, CONFIG_VALIDATORS, { allErrors: true });
+  const { configs, credentials } = sourceTable(bundle);
+  return [
+    ...header(bundle, 'Ajv standalone validators (every error) and key tables by source'),
+    '// @ts-nocheck',
+    '/* biome-ignore-all lint: generated code */',
+    ...imports,
+    '/** Per source: schema name, config keys, exclusive groups by `allOf` index. */',
+    `export const CONFIG_TABLE: Record<string, { schema: string; keys: readonly string[]; groups?: Record<string, { label: string; options: { label: string; fields: readonly string[] }[] }> }> = ${JSON.stringify(configs)};`,
+    '/** Per source: the credential_json keys the spec lists. */',
+    `export const CREDENTIAL_KEYS: Record<string, readonly string[]> = ${JSON.stringify(credentials)};`,
+    code,
+    '',
+  ].join('\n');
+}
+
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain) {
-  const next = generate();
-  if (process.argv.includes('--check')) {
-    let current = '';
-    try {
-      current = readFileSync(TARGET, 'utf8');
-    } catch {
-      // missing counts as stale
+  const bundle = readBundle();
+  const outputs = [
+    [TARGET, generate(bundle)],
+    [CONFIGS_TARGET, generateConfigs(bundle)],
+  ];
+  let stale = false;
+  for (const [target, next] of outputs) {
+    if (process.argv.includes('--check')) {
+      let current = '';
+      try {
+        current = readFileSync(target, 'utf8');
+      } catch {
+        // missing counts as stale
+      }
+      if (current !== next) {
+        console.error(`${target} is stale: the spec changed without regenerating.`);
+        stale = true;
+      }
+    } else {
+      writeFileSync(target, next);
+      console.log(`wrote ${target} (${next.length} bytes)`);
     }
-    if (current !== next) {
-      console.error(
-        `${TARGET} is stale: the spec changed without regenerating.\nRun \`pnpm --filter @kis/client generate\`.`,
-      );
-      process.exit(1);
-    }
-    console.log('validators are up to date with the bundled spec');
-  } else {
-    writeFileSync(TARGET, next);
-    console.log(`wrote ${TARGET} (${next.length} bytes)`);
   }
+  if (stale) {
+    console.error('Run `pnpm --filter @kis/client generate`.');
+    process.exit(1);
+  }
+  if (process.argv.includes('--check'))
+    console.log('validators are up to date with the bundled spec');
 }

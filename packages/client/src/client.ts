@@ -12,7 +12,6 @@ import type { IngestEngine, IngestInput, IngestManyOptions, IngestRun } from './
 import { type BackoffOptions, DEFAULT_BACKOFF } from './internal/backoff.js';
 import { type Answer, type CallContext, control, createUnwrap } from './internal/call.js';
 import { lazyIngestRun } from './internal/lazy-run.js';
-import { sentAsGiven } from './internal/new-source.js';
 import { checkInt, fail, validateOptions } from './internal/options.js';
 import { createRedactor } from './internal/redact.js';
 import type { RouteMemory } from './internal/route-variants.js';
@@ -37,6 +36,7 @@ import type {
   IngestionDocumentInput,
   IngestionRequestInput,
   IngestionResult,
+  KnownOrNewSource,
   ObjectCreationIdResponse,
   paths,
   StatusResponse,
@@ -93,9 +93,9 @@ export interface PrivateKeyUpdate {
   typeDefinitionKey: string;
 }
 
-export interface SetupConnectorInput {
+export interface SetupConnectorInput<S extends KnownOrNewSource = KnownOrNewSource> {
   /** The connector to create (`access_type` is sent lower-case; any source value). */
-  connector: ConnectorCreateInput;
+  connector: ConnectorCreateInput<S>;
   /**
    * `'auto'` (default): `0` for a source that needs no credential (the rule book's list), else
    * the one credential whose `source` matches; or an explicit credential id.
@@ -157,8 +157,15 @@ export interface KisClient {
    */
   apiWith(options: RequestOptions): Client<paths>;
   readonly connectors: {
-    /** POST /manage/admin/connector. Not retried after a response may have been lost. */
-    create(body: ConnectorCreateInput, options?: RequestOptions): Promise<ObjectCreationIdResponse>;
+    /**
+     * POST /manage/admin/connector, after checking `connector_specific_config` against the
+     * source's schema (`ConfigValidationError`, nothing sent). Not retried after a response may
+     * have been lost.
+     */
+    create<S extends KnownOrNewSource>(
+      body: ConnectorCreateInput<S>,
+      options?: RequestOptions,
+    ): Promise<ObjectCreationIdResponse>;
     /**
      * PUT /manage/connector/{connectorId}/credential/{credentialId} (deployed servers), else the
      * seed's /manage/admin/... path. The body always has a `name` (default
@@ -183,9 +190,13 @@ export interface KisClient {
   readonly credentials: {
     /** GET /manage/admin/credential. */
     list(options?: RequestOptions): Promise<Credential[]>;
-    /** POST /manage/credential. Not retried after a response may have been lost. */
-    create(
-      body: CredentialCreateInput,
+    /**
+     * POST /manage/credential, after checking `credential_json` against the source's keys
+     * (`ConfigValidationError`, nothing sent; values never shown). Not retried after a response
+     * may have been lost.
+     */
+    create<S extends KnownOrNewSource>(
+      body: CredentialCreateInput<S>,
       options?: RequestOptions,
     ): Promise<ObjectCreationIdResponse>;
     /** PUT /manage/admin/credential/private-key/{credentialId} (multipart). */
@@ -232,9 +243,12 @@ export interface KisClient {
    * variants and release the server has, and (with `ccPairId`) that the pair exists.
    */
   doctor(options?: DoctorOptions): Promise<DoctorReport>;
-  /** Create a connector, resolve its credential and associate them: the seed's three steps. */
-  setupConnector(
-    input: SetupConnectorInput,
+  /**
+   * Create a connector, resolve its credential and associate them: the seed's three steps. The
+   * config is checked against the source's schema before the first request.
+   */
+  setupConnector<S extends KnownOrNewSource>(
+    input: SetupConnectorInput<S>,
     options?: RequestOptions,
   ): Promise<SetupConnectorResult>;
   /** Validate, fix the id, send one document. */
@@ -248,9 +262,6 @@ export interface KisClient {
     options?: IngestManyOptions,
   ): IngestRun;
 }
-
-const CREDENTIAL_HINT =
-  'The credential may or may not have been created; list credentials before retrying.';
 
 let lazyLoad: Promise<typeof import('./internal/workflows.js')> | undefined;
 /**
@@ -350,16 +361,7 @@ export function createKisClientWith(
       const path = '/manage/admin/credential';
       return unwrap(inner.GET(path, { fetch: via(control(opts)) }), 'GET', path);
     },
-    create(body, opts) {
-      const path = '/manage/credential';
-      const ctl = control(opts, { retryMode: 'unsafe', unsafeHint: CREDENTIAL_HINT });
-      return unwrap(
-        inner.POST(path, { body: sentAsGiven<CredentialBase>(body), fetch: via(ctl) }),
-        'POST',
-        path,
-        CREDENTIAL_HINT,
-      );
-    },
+    create: async (body, opts) => (await lazyPart()).createCredential(ctx, body, opts),
     async updatePrivateKey(credentialId, input, opts) {
       checkInt('updatePrivateKey: credentialId', credentialId);
       return (await lazyPart()).updatePrivateKey(ctx, credentialId, input, opts);

@@ -30,6 +30,8 @@ export interface ClientValidationIssue {
   message: string;
   /** The JSON Schema keyword that failed, e.g. `type`, `required`. */
   keyword: string;
+  /** For a key the schema does not have: its known keys closest to the one given. */
+  suggestions?: string[];
 }
 
 const BRAND = Symbol.for('@kis/client.error');
@@ -253,6 +255,23 @@ export class DocumentValidationError extends KisError {
     super(message);
     this.issues = issues;
     this.field = issues[0]?.path ?? '';
+  }
+}
+
+/**
+ * A connector's `connector_specific_config` or a credential's `credential_json` does not match
+ * its source's schema in the spec (`docs/connector-configs.md`); no request was sent.
+ */
+export class ConfigValidationError extends KisError {
+  static override readonly kind: string = 'ConfigValidationError';
+  /** The source whose schema the object was checked against. */
+  readonly source: string;
+  /** Every problem found, each naming its field (and close keys for an unknown one). */
+  readonly issues: ClientValidationIssue[];
+  constructor(message: string, source: string, issues: ClientValidationIssue[]) {
+    super(message);
+    this.source = source;
+    this.issues = issues;
   }
 }
 

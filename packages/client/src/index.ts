@@ -27,6 +27,7 @@ export {
   AuthenticationError,
   BadRequestError,
   type ClientValidationIssue,
+  ConfigValidationError,
   ConflictError,
   ConnectorSetupError,
   type ConnectorSetupProblem,

@@ -38,10 +38,35 @@ type WithNewSource<T extends { source?: unknown }> = Omit<T, 'source'> &
     ? { source?: KnownOrNewSource | Exclude<T['source'], DocumentSource | undefined> }
     : { source: KnownOrNewSource | Exclude<T['source'], DocumentSource> });
 
-/** What `connectors.create` and `setupConnector` take: the spec's body, any source value. */
-export type ConnectorCreateInput = WithNewSource<ConnectorCreateRequest>;
-/** What `credentials.create` takes: the spec's `CredentialBase`, any source value. */
-export type CredentialCreateInput = WithNewSource<CredentialBase>;
+type ConfigBySource = Schemas['ConnectorConfigBySource'];
+type CredentialJsonBySource = Schemas['CredentialJsonBySource'];
+type AnyObject = { [key: string]: unknown };
+
+/**
+ * The `connector_specific_config` of source `S`: its schema in the spec (`ConnectorConfigBySource`)
+ * for a source the spec lists, any object for one it does not (`docs/connector-configs.md`).
+ */
+export type ConnectorConfigFor<S> = S extends keyof ConfigBySource
+  ? NonNullable<ConfigBySource[S]>
+  : AnyObject;
+/** The `credential_json` of source `S` (`CredentialJsonBySource`), any object when not listed. */
+export type CredentialJsonFor<S> = S extends keyof CredentialJsonBySource
+  ? NonNullable<CredentialJsonBySource[S]>
+  : AnyObject;
+
+/**
+ * What `connectors.create` and `setupConnector` take: the spec's body, any source value, the
+ * config typed by the source (a misspelled key of a listed source is a compile error).
+ */
+export type ConnectorCreateInput<S extends KnownOrNewSource = KnownOrNewSource> = Omit<
+  ConnectorCreateRequest,
+  'source' | 'connector_specific_config'
+> & { source: S; connector_specific_config: ConnectorConfigFor<S> };
+/** What `credentials.create` takes: the spec's `CredentialBase`, `credential_json` typed by source. */
+export type CredentialCreateInput<S extends KnownOrNewSource = KnownOrNewSource> = Omit<
+  CredentialBase,
+  'source' | 'credential_json'
+> & { source: S; credential_json: CredentialJsonFor<S> };
 /** A document to ingest: the spec's `IngestionDocument`, any source value. */
 export type IngestionDocumentInput = WithNewSource<IngestionDocument>;
 /** What `ingestion.ingest` takes: the spec's `IngestionRequest` around an `IngestionDocumentInput`. */

@@ -121,7 +121,7 @@ describe('the API key never leaks', () => {
           source: 'file',
           input_type: 'poll',
           access_type: 'public',
-          connector_specific_config: {},
+          connector_specific_config: { file_locations: [] },
         },
       })
       .catch((e) => errors.push(e));

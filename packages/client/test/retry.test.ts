@@ -202,7 +202,10 @@ describe('connector creation is not retried blindly', () => {
     source: 'web' as const,
     input_type: 'load_state' as const,
     access_type: 'PUBLIC' as const,
-    connector_specific_config: {},
+    connector_specific_config: {
+      base_url: 'https://example.com',
+      web_connector_type: 'single' as const,
+    },
   };
 
   it('a 500 is not retried and the error says the connector may exist', async () => {

@@ -3,9 +3,11 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type { IngestJournal } from '../src/index.js';
 import {
   type AssociationResult,
+  type ConnectorConfigFor,
   type ConnectorCreateInput,
   type Credential,
   type CredentialCreateInput,
+  type CredentialJsonFor,
   createKisClient,
   type DoctorCheck,
   type DoctorReport,
@@ -64,7 +66,10 @@ describe('typed surface', () => {
         input_type: 'poll',
         // @ts-expect-error access_type is an enum
         access_type: 'everyone',
-        connector_specific_config: {},
+        connector_specific_config: {
+          base_url: 'https://example.com',
+          web_connector_type: 'single',
+        },
       });
       void kis.connectors.create({
         name: 'x',
@@ -73,6 +78,53 @@ describe('typed surface', () => {
         input_type: 'poll',
         access_type: 'public',
         connector_specific_config: {},
+      });
+      // the config is typed by the source
+      void kis.connectors.create({
+        name: 'x',
+        source: 'jira',
+        input_type: 'poll',
+        access_type: 'public',
+        connector_specific_config: {
+          jira_base_url: 'https://jira.example.com',
+          // @ts-expect-error a misspelled key of a listed source
+          projekt_key: 'KIS',
+        },
+      });
+      void kis.connectors.create({
+        name: 'x',
+        source: 'jira',
+        input_type: 'poll',
+        access_type: 'public',
+        // @ts-expect-error jira_base_url is required
+        connector_specific_config: { project_key: 'KIS' },
+      });
+      void kis.connectors.create({
+        name: 'x',
+        source: 'jira',
+        input_type: 'poll',
+        access_type: 'public',
+        connector_specific_config: {
+          jira_base_url: 'https://jira.example.com',
+          // @ts-expect-error a list of strings, not a string
+          comment_email_blacklist: 'bot@example.com',
+        },
+      });
+      void kis.setupConnector({
+        connector: {
+          name: 'x',
+          source: 'web',
+          input_type: 'load_state',
+          access_type: 'public',
+          // @ts-expect-error an option the source does not have
+          connector_specific_config: { base_url: 'https://x.example', web_connector_type: 'crawl' },
+        },
+      });
+      void kis.credentials.create({
+        source: 'jira',
+        admin_public: true,
+        // @ts-expect-error the jira credential needs jira_api_token
+        credential_json: { jira_user_email: 'bot@example.com' },
       });
       // a value a server newer than the spec added: sent as given
       void kis.connectors.create({
@@ -130,13 +182,24 @@ describe('typed surface', () => {
     expectTypeOf<KnownOrNewSource>().not.toEqualTypeOf<string>();
     expectTypeOf<ConnectorCreateInput['source']>().toEqualTypeOf<KnownOrNewSource>();
     expectTypeOf<CredentialCreateInput['source']>().toEqualTypeOf<KnownOrNewSource>();
+    expectTypeOf<ConnectorConfigFor<'jira'>>()
+      .toHaveProperty('jira_base_url')
+      .toEqualTypeOf<string>();
+    expectTypeOf<ConnectorConfigFor<'myspace'>>().toEqualTypeOf<{ [key: string]: unknown }>();
+    expectTypeOf<CredentialJsonFor<'jira'>>()
+      .toHaveProperty('jira_api_token')
+      .toEqualTypeOf<string>();
     expectTypeOf<IngestionDocumentInput['source']>().toEqualTypeOf<
       KnownOrNewSource | null | undefined
     >();
     expectTypeOf<IngestionRequestInput['document']>().toEqualTypeOf<IngestionDocumentInput>();
     const kis = { connectors: {}, credentials: {}, ingestion: {} } as unknown as KisClient;
-    expectTypeOf(kis.connectors.create).parameter(0).toEqualTypeOf<ConnectorCreateInput>();
-    expectTypeOf(kis.credentials.create).parameter(0).toEqualTypeOf<CredentialCreateInput>();
+    expectTypeOf(kis.connectors.create<'jira'>)
+      .parameter(0)
+      .toEqualTypeOf<ConnectorCreateInput<'jira'>>();
+    expectTypeOf(kis.credentials.create<'jira'>)
+      .parameter(0)
+      .toEqualTypeOf<CredentialCreateInput<'jira'>>();
     expectTypeOf(kis.ingestion.ingest).parameter(0).toEqualTypeOf<IngestionRequestInput>();
     // answers keep the spec's SourceValue
     expectTypeOf<Credential['source']>().toEqualTypeOf<SourceValue>();

@@ -156,6 +156,19 @@ const jira = {
   connector_specific_config: { jira_base_url: 'https://x.atlassian.net', project_key: 'K' },
   refresh_freq: 3600,
 };
+const web = {
+  ...jira,
+  source: 'web' as const,
+  connector_specific_config: {
+    base_url: 'https://example.com',
+    web_connector_type: 'single' as const,
+  },
+};
+const file = {
+  ...jira,
+  source: 'file' as const,
+  connector_specific_config: { file_locations: [] },
+};
 
 function server(routes: Record<string, (c: Call) => Response>) {
   return mockFetch((c) => {
@@ -175,7 +188,7 @@ describe('setupConnector', () => {
         json({ success: true, message: 'ok', data: 21 }),
     });
     const kis = client(fetch);
-    const r = await kis.setupConnector({ connector: { ...jira, source: 'web', name: 'Site' } });
+    const r = await kis.setupConnector({ connector: { ...web, name: 'Site' } });
     expect(r).toEqual({ connectorId: 11, credentialId: 0, ccPairId: 21 });
     expect(calls.map((c) => c.method)).toEqual(['POST', 'PUT']);
     expect(calls[0]?.body).toMatchObject({ access_type: 'public', source: 'web' });
@@ -278,7 +291,7 @@ describe('setupConnector', () => {
       'PUT /manage/connector/17/credential/0': () => json({ success: true, data: 40 }),
     });
     const r = await client(fetch).setupConnector({
-      connector: { ...jira, source: 'web' },
+      connector: web,
       credential: 0,
     });
     expect(r).toEqual({ connectorId: 17, credentialId: 0, ccPairId: 40 });
@@ -310,7 +323,7 @@ describe('setupConnector', () => {
         json({ success: false, message: 'pair already exists' }),
     });
     const err = await client(fetch)
-      .setupConnector({ connector: { ...jira, source: 'file' } })
+      .setupConnector({ connector: file })
       .catch((e) => e);
     expect(err.stage).toBe('associate');
     expect(err.connectorId).toBe(15);
@@ -327,7 +340,7 @@ describe('setupConnector', () => {
           ? json({ detail: 'gateway' }, 502)
           : json({ success: false, message: 'already exists' }),
     });
-    const r = await client(fetch).setupConnector({ connector: { ...jira, source: 'file' } });
+    const r = await client(fetch).setupConnector({ connector: file });
     expect(r).toEqual({ connectorId: 16, credentialId: 0, ccPairId: null });
   });
 
@@ -340,7 +353,7 @@ describe('setupConnector', () => {
           ? json({ detail: 'gateway' }, 502)
           : json({ success: false, message: 'Connector 18 already has Credential 0', data: 18 }),
     });
-    const r = await client(fetch).setupConnector({ connector: { ...jira, source: 'file' } });
+    const r = await client(fetch).setupConnector({ connector: file });
     expect(r).toEqual({ connectorId: 18, credentialId: 0, ccPairId: null });
   });
 

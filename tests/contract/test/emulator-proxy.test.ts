@@ -220,7 +220,7 @@ describe('the seed workflows, through the validating proxy', () => {
       name: 'SharePoint app',
       source: 'sharepoint',
       admin_public: true,
-      credential_json: { sp_client_id: 'client' },
+      credential_json: { authentication_method: 'client_secret', sp_client_id: 'client' },
     });
     // A throw-away self-signed PKCS#12 file (password kis-test), as deployed servers require.
     const keyBytes = readFileSync(new URL('./fixtures/app.pfx', import.meta.url));

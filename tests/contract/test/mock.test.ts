@@ -21,7 +21,7 @@ const jiraConnector = {
   connector_specific_config: {
     jira_base_url: 'https://example.atlassian.net',
     project_key: 'KIS',
-    comment_email_blacklist: [],
+    comment_email_blacklist: [] as string[],
   },
   refresh_freq: 3600,
   prune_freq: 86400,

@@ -354,7 +354,7 @@ export async function consume(): Promise<IngestSummary> {
     source,
     input_type: 'poll',
     access_type: 'public',
-    connector_specific_config: {},
+    connector_specific_config: { file_locations: [] },
   };
   const { ccPairId } = await kis.setupConnector({ connector });
   const doc: IngestionDocument = {

@@ -17,6 +17,7 @@ import type {
 } from '../types.js';
 import { lowerAccess } from './access.js';
 import type { CallContext, Hint } from './call.js';
+import { assertConnectorConfig } from './config-check.js';
 import { sentAsGiven } from './new-source.js';
 import { onServedRoute } from './route-variants.js';
 import type { RequestOptions } from './transport.js';
@@ -28,11 +29,12 @@ const CONNECTOR_HINT =
   'The connector may or may not have been created; list connectors before retrying.';
 
 /** `connectors.create`: not retried once the server may have acted (it is not idempotent). */
-export function create(
+export async function create(
   ctx: CallContext,
   body: ConnectorCreateInput,
   opts: RequestOptions | undefined,
 ): Promise<ObjectCreationIdResponse> {
+  await assertConnectorConfig(body.source, body.connector_specific_config);
   const path = '/manage/admin/connector';
   const sent = sentAsGiven<ConnectorCreateRequest>({
     ...body,

@@ -30,12 +30,14 @@ import type {
   IngestionDocumentInput,
   ObjectCreationIdResponse,
 } from '../types.js';
+import { assertConnectorConfig } from './config-check.js';
 import type { Redactor } from './redact.js';
 import type { CallControl, RequestOptions } from './transport.js';
 import { checkIngestionRequest } from './validate.js';
 
 export { contentHash } from '../journal.js';
 export { associate, create, dissociate } from './connectors.js';
+export { createCredential } from './credentials.js';
 export { runDoctor } from './doctor.js';
 export { updatePrivateKey } from './private-key.js';
 export { upload, uploadOne } from './upload.js';
@@ -161,6 +163,8 @@ export async function setupConnector(
   const { log } = deps;
   // access_type is lower-cased by `connectors.create` and the association
   const connector = input.connector;
+  // checked before the credential lookup too: nothing is sent for a config that cannot work
+  await assertConnectorConfig(connector.source, connector.connector_specific_config);
   const credentialId = await resolveCredential(deps, connector, input.credential ?? 'auto', opts);
   let created: ObjectCreationIdResponse;
   try {

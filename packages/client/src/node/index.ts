@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import { contentTypeOf } from '@kis/spec/rules';
 import type { UploadFile } from '../client.js';
 
+export { closeValues } from '../internal/close-values.js';
 export { FileJournal, type FileJournalOptions, openJournal } from './journal.js';
 
 /**
