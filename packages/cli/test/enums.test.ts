@@ -1,9 +1,9 @@
+import { closeValues } from '@kis/client/node';
 import { describe, expect, it } from 'vitest';
 import {
   accessTypes,
   checkEnum,
   checkSource,
-  closeValues,
   documentSources,
   inputTypes,
 } from '../src/internal/enums.js';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
+import { closeValues } from '@kis/client/node';
 import { PROFILES, profileAcceptsAccessType } from '@kis/spec/rules';
-import { distance } from 'fastest-levenshtein';
 import { UsageError } from './errors.js';
 
 /**
@@ -40,24 +40,6 @@ export function accessTypes(): readonly string[] {
   return schemaEnum('AccessType').filter((v) =>
     PROFILES.every((profile) => profileAcceptsAccessType(profile, v)),
   );
-}
-
-/** Values close to `input`: small edit distance, or sharing a prefix or substring. */
-export function closeValues(input: string, values: readonly string[], max = 5): string[] {
-  const needle = input.toLowerCase();
-  const limit = Math.max(2, Math.floor(needle.length / 3));
-  return values
-    .map((value) => {
-      const d = distance(needle, value);
-      const related =
-        needle.length >= 3 &&
-        (value.startsWith(needle) || needle.startsWith(value) || value.includes(needle));
-      return { value, score: related ? Math.min(d, 1) : d };
-    })
-    .filter(({ score }) => score <= limit)
-    .sort((a, b) => a.score - b.score || a.value.localeCompare(b.value))
-    .slice(0, max)
-    .map(({ value }) => value);
 }
 
 /**

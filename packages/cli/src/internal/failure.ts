@@ -4,6 +4,7 @@ import {
   APIError,
   APITimeoutError,
   AuthenticationError,
+  ConfigValidationError,
   ConnectorSetupError,
   DocumentValidationError,
   HtmlResponseError,
@@ -97,7 +98,7 @@ export function describeFailure(error: unknown, baseUrl: string | undefined): Fa
   if (InternalServerError.isInstance(error)) {
     return { message: `server error: ${oneLine(error)}`, exitCode: ExitCode.Fatal, fatal: false };
   }
-  if (DocumentValidationError.isInstance(error)) {
+  if (DocumentValidationError.isInstance(error) || ConfigValidationError.isInstance(error)) {
     return { message: oneLine(error), exitCode: ExitCode.Usage, fatal: false };
   }
   if (APIError.isInstance(error) || KisError.isInstance(error)) {

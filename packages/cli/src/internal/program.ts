@@ -148,7 +148,7 @@ Exit codes:
 ${EXAMPLES([
   'kis emulator --port 8080 &',
   'export KIS_BASE_URL=http://127.0.0.1:8080/api KIS_API_KEY=…',
-  'kis connector create --name docs --source file --config "{}"',
+  'kis connector create --name docs --source file --config \'{"file_locations": []}\'',
   'kis ingest ./docs --cc-pair 2 --journal .kis/docs.jsonl',
 ])}`,
     );
@@ -176,6 +176,12 @@ ${EXAMPLES([
     .option('--name <name>', 'display name of the connector')
     .option('--source <source>', 'DocumentSource value, e.g. jira, file, web (see `kis sources`)')
     .option('--config <json>', 'connector_specific_config: inline JSON, @file.json or @file.yaml')
+    .option(
+      '--set <key=value>',
+      'a config field, typed by the source (repeat for lists or give a,b,c; over --config; see `kis connector fields SOURCE`)',
+      collect,
+      [] as string[],
+    )
     .option('--input-type <type>', 'input type: load_state, poll, event, slim_retrieval', 'poll')
     .option('--access-type <type>', 'access type: public, private, sync', 'public')
     .option('--refresh-freq <seconds>', 'seconds between refreshes', intArg(0))
@@ -192,10 +198,10 @@ ${EXAMPLES([
     .addHelpText(
       'after',
       EXAMPLES([
-        'kis connector create --name "Project A" --source jira --config \'{"jira_base_url":"https://jira.example.com","project_key":"A","comment_email_blacklist":null}\' --refresh-freq 3600 --prune-freq 86400',
+        'kis connector create --name "Project A" --source jira --set jira_base_url=https://jira.example.com --set project_key=A --refresh-freq 3600 --prune-freq 86400',
         'kis connector create --name site --source web --config @web.yaml --credential 0',
         'kis connector create --from projects.yaml --source jira --credential 7',
-        'kis --json connector create --name docs --source file --config "{}"',
+        'kis --json connector create --name docs --source file --config \'{"file_locations": []}\'',
       ]) +
         `
 ${wrap(NO_CREDENTIAL_TEXT)}
@@ -209,6 +215,23 @@ credential. One failing entry does not stop the others.
       act(async (ctx, options: ConnectorCreateOptions) => {
         const { connectorCreateCommand } = await import('./commands/connector.js');
         return connectorCreateCommand(ctx, options);
+      }),
+    );
+
+  connector
+    .command('fields')
+    .description(
+      "list a source's config fields (name, kind, required, default, options) and credential keys, from the spec",
+    )
+    .argument('<source>', 'DocumentSource value, e.g. jira')
+    .addHelpText(
+      'after',
+      EXAMPLES(['kis connector fields jira', 'kis --json connector fields web']),
+    )
+    .action(
+      act(async (ctx, source: string) => {
+        const { connectorFieldsCommand } = await import('./commands/fields.js');
+        return connectorFieldsCommand(ctx, source);
       }),
     );
 
@@ -262,15 +285,19 @@ credential. One failing entry does not stop the others.
     .command('create')
     .description('create a credential (POST /manage/credential); prints its id')
     .requiredOption('--source <source>', 'DocumentSource the credential is for')
-    .requiredOption(
-      '--credential-json <json>',
-      'credential_json: inline JSON, @file.json or @file.yaml',
+    .option('--credential-json <json>', 'credential_json: inline JSON, @file.json or @file.yaml')
+    .option(
+      '--set <key=value>',
+      'a credential_json key (over --credential-json): key=value, key=@file or key=env:NAME; values are never printed',
+      collect,
+      [] as string[],
     )
     .option('--name <name>', 'display name')
     .option('--admin-public', 'make the credential public to admins (admin_public: true)')
     .addHelpText(
       'after',
       EXAMPLES([
+        'kis credential create --source jira --name jira-bot --set jira_user_email=bot@example.com --set jira_api_token=env:JIRA_TOKEN',
         'kis credential create --source jira --name jira-bot --credential-json @jira-cred.json',
         'kis credential create --source confluence --credential-json \'{"confluence_access_token":"…"}\' --admin-public',
       ]),
@@ -279,7 +306,13 @@ credential. One failing entry does not stop the others.
       act(
         async (
           ctx,
-          options: { source: string; credentialJson: string; name?: string; adminPublic?: boolean },
+          options: {
+            source: string;
+            credentialJson?: string;
+            set: string[];
+            name?: string;
+            adminPublic?: boolean;
+          },
         ) => {
           const { credentialCreateCommand } = await import('./commands/credential.js');
           return credentialCreateCommand(ctx, options);

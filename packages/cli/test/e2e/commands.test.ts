@@ -198,6 +198,11 @@ describe('kis connector create', () => {
 
   it('refuses an unknown or wrong-source --credential before creating anything', async () => {
     const credentialId = await createJiraCredential();
+    const config: Record<string, string> = {
+      jira: '@jira.json',
+      confluence:
+        '{"wiki_base": "https://w.example.com", "is_cloud": true, "include_attachments": false}',
+    };
     const create = (source: string, credential: string) =>
       run([
         'connector',
@@ -207,7 +212,7 @@ describe('kis connector create', () => {
         '--source',
         source,
         '--config',
-        '@jira.json',
+        config[source] as string,
         '--credential',
         credential,
       ]);
@@ -230,13 +235,18 @@ describe('kis connector create', () => {
   it('names the --credential flag when several credentials or none match the source', async () => {
     await createJiraCredential();
     await createJiraCredential();
-    const args = ['connector', 'create', '--name', 'x', '--source', 'jira', '--config', '{}'];
-    const several = await run(args);
+    const args = ['-q', 'connector', 'create', '--name', 'x', '--source', 'jira'];
+    const several = await run([...args, '--set', 'jira_base_url=https://jira.example.com']);
     expect(several.code).toBe(1);
     expect(several.stderr).toMatch(
       /^error: 2 credentials have source "jira" \(ids \d+, \d+\): choose one with --credential ID; no connector was created\n$/,
     );
-    const none = await run([...args.slice(0, 5), 'confluence', '--config', '{}']);
+    const none = await run([
+      ...args.slice(0, 6),
+      'confluence',
+      '--set',
+      'wiki_base=https://w.example.com',
+    ]);
     expect(none.stderr).toContain(
       'no credential has source "confluence" (credentials exist for: jira, not_applicable): create one with `kis credential create --source confluence --credential-json @FILE`, or choose one with --credential ID',
     );
@@ -472,5 +482,163 @@ describe('kis sources', () => {
     expect(values).toContain('jira');
     const json = await kis(['--json', 'sources']);
     expect(jsonLines(json.stdout)[0]?.sources).toHaveLength(60);
+  });
+});
+
+describe('typed connector configs: kis connector fields and --set', () => {
+  it("prints a source's fields, kinds, defaults, choices and credential keys (and --json)", async () => {
+    const human = await run(['connector', 'fields', 'jira']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^jira_base_url +string +yes *$/m);
+    expect(human.stdout).toMatch(/^comment_email_blacklist +string\[\] +\[\]/m);
+    expect(human.stdout).toContain('project: project_key | jql: jql_query');
+    expect(human.stdout).toContain('jira_api_token (required)');
+    const json = await run(['--json', 'connector', 'fields', 'web']);
+    const [doc] = jsonLines(json.stdout);
+    const fields = doc?.fields as { name: string; options?: string[] }[];
+    expect(fields.find((f) => f.name === 'web_connector_type')?.options).toEqual([
+      'recursive',
+      'single',
+      'sitemap',
+    ]);
+  });
+
+  it('builds the config from typed --set flags, fills in defaults and creates the connector', async () => {
+    const r = await run([
+      '--json',
+      'connector',
+      'create',
+      '--name',
+      'Jira KIS',
+      '--source',
+      'jira',
+      '--set',
+      'jira_base_url=https://jira.example.com',
+      '--set',
+      'project_key=KIS',
+      '--set',
+      'labels_to_skip=a,b',
+      '--set',
+      'labels_to_skip=c',
+      '--set',
+      'batch_size=8',
+      '--credential',
+      String(await createJiraCredential()),
+    ]);
+    expect(r.stderr).toContain(
+      'defaults filled in: scoped_token=false, comment_email_blacklist=[]',
+    );
+    expect(r.code).toBe(0);
+    const create = proxy.requests.find((q) => q.path === '/api/manage/admin/connector');
+    expect(create?.json).toMatchObject({
+      connector_specific_config: {
+        jira_base_url: 'https://jira.example.com',
+        project_key: 'KIS',
+        labels_to_skip: ['a', 'b', 'c'],
+        batch_size: 8,
+        scoped_token: false,
+        comment_email_blacklist: [],
+      },
+    });
+  });
+
+  it('a misspelled key exits 2 naming the right one; nothing is sent', async () => {
+    const bySet = await run([
+      'connector',
+      'create',
+      '--name',
+      'J',
+      '--source',
+      'jira',
+      '--set',
+      'jira_base_url=https://jira.example.com',
+      '--set',
+      'projekt_key=KIS',
+    ]);
+    expect(bySet.code).toBe(2);
+    expect(bySet.stderr).toMatch(
+      /projekt_key is not a jira config key; did you mean project_key\?/,
+    );
+    const byConfig = await run([
+      'connector',
+      'create',
+      '--name',
+      'J',
+      '--source',
+      'jira',
+      '--config',
+      '{"jira_base_url": "https://jira.example.com", "projekt_key": "KIS", "batch_size": "x"}',
+    ]);
+    expect(byConfig.code).toBe(2);
+    expect(byConfig.stderr).toContain(
+      'connector_specific_config.projekt_key: is not a jira key (did you mean project_key?)',
+    );
+    expect(byConfig.stderr).toContain('connector_specific_config.batch_size: expected integer');
+    const badValue = await run(
+      [
+        'connector',
+        'create',
+        '--name',
+        'J',
+        '--source',
+        'web',
+        '--set',
+        'base_url=https://x.example',
+      ].concat(['--set', 'web_connector_type=singel']),
+    );
+    expect(badValue.code).toBe(2);
+    expect(badValue.stderr).toContain('did you mean single?');
+    expect(proxy.requests).toHaveLength(0);
+  });
+
+  it('credential --set reads secrets from a file or the environment and never prints them', async () => {
+    const secret = 'tok-from-env-7f3a';
+    const r = await kis(
+      [
+        '--json',
+        'credential',
+        'create',
+        '--source',
+        'jira',
+        '--set',
+        'jira_user_email=bot@example.com',
+        '--set',
+        'jira_api_token=env:JIRA_TOKEN',
+      ],
+      { env: { ...env, JIRA_TOKEN: secret }, cwd: work },
+    );
+    expect(r.code).toBe(0);
+    expect(proxy.requests[0]?.json).toMatchObject({
+      credential_json: { jira_user_email: 'bot@example.com', jira_api_token: secret },
+    });
+    const fromFile = await run([
+      'credential',
+      'create',
+      '--source',
+      'github',
+      '--set',
+      'github_access_token=@cred.json',
+    ]);
+    expect(fromFile.code).toBe(0);
+    const typo = await kis(
+      ['credential', 'create', '--source', 'jira', '--set', 'jira_api_tokn=env:JIRA_TOKEN'],
+      { env: { ...env, JIRA_TOKEN: secret }, cwd: work },
+    );
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('did you mean jira_api_token?');
+    const missing = await run([
+      'credential',
+      'create',
+      '--source',
+      'jira',
+      '--set',
+      'jira_user_email=x',
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('credential_json.jira_api_token: is required');
+    for (const out of [r, fromFile, typo, missing]) {
+      expect(out.stdout + out.stderr).not.toContain(secret);
+      expect(out.stdout + out.stderr).not.toContain('tok-secret-value');
+    }
   });
 });

@@ -70,7 +70,7 @@ describe('kis emulator', () => {
         '--source',
         'web',
         '--config',
-        '{"base_url":"https://example.com"}',
+        '{"base_url":"https://example.com","web_connector_type":"single"}',
       ],
       { env, cwd: work },
     );

@@ -1,4 +1,5 @@
 import type { ConnectorCreateRequest, KisClient } from '@kis/client';
+import { configFromSets } from '../connector-fields.js';
 import type { Context } from '../context.js';
 import { accessTypes, checkEnum, checkSource, inputTypes } from '../enums.js';
 import { CliError, ExitCode, type ExitCodeValue, oneLine, UsageError } from '../errors.js';
@@ -15,6 +16,8 @@ export interface ConnectorCreateOptions {
   name?: string;
   source?: string;
   config?: string;
+  /** `--set key=value` items, typed by the source's fields. */
+  set?: string[];
   inputType?: string;
   accessType?: string;
   refreshFreq?: number;
@@ -141,19 +144,24 @@ export async function connectorCreateCommand(
   options: ConnectorCreateOptions,
 ): Promise<ExitCodeValue> {
   if (options.from !== undefined) return createFromFile(ctx, options.from, options);
-  for (const key of ['name', 'source', 'config'] as const) {
+  for (const key of ['name', 'source'] as const) {
     if (options[key] === undefined) {
       throw new UsageError(
         `connector create: missing required option ${FLAG_NAMES[key]} (or --from FILE to create connectors from a list)`,
       );
     }
   }
+  const source = checkSource(FLAG_NAMES.source, options.source as string);
+  const given =
+    options.config === undefined ? {} : await readObjectArg('--config', options.config, ctx.io.cwd);
+  const { config, filled } = configFromSets(source, options.set ?? [], given);
+  if (filled.length > 0) ctx.out.info(`defaults filled in: ${filled.join(', ')}`);
   const spec = buildSpec(
     '',
     {
       name: options.name,
-      source: options.source,
-      config: await readObjectArg('--config', options.config as string, ctx.io.cwd),
+      source,
+      config,
       inputType: options.inputType,
       accessType: options.accessType,
       refreshFreq: options.refreshFreq,
@@ -213,6 +221,11 @@ async function createFromFile(
   path: string,
   defaults: ConnectorCreateOptions,
 ): Promise<ExitCodeValue> {
+  if ((defaults.set ?? []).length > 0) {
+    throw new UsageError(
+      'connector create: --set cannot be used with --from (give the config in the file)',
+    );
+  }
   for (const key of ['name', 'config'] as const) {
     if (defaults[key] !== undefined) {
       throw new UsageError(

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import type { CredentialBase, DocumentSource } from '@kis/client';
+import { credentialFromSets } from '../connector-fields.js';
 import type { Context } from '../context.js';
 import { checkSource } from '../enums.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
@@ -55,22 +55,32 @@ export async function credentialListCommand(
 
 export async function credentialCreateCommand(
   ctx: Context,
-  options: { source: string; credentialJson: string; name?: string; adminPublic?: boolean },
+  options: {
+    source: string;
+    credentialJson?: string;
+    set?: string[];
+    name?: string;
+    adminPublic?: boolean;
+  },
 ): Promise<ExitCodeValue> {
-  const source = checkSource('--source', options.source) as DocumentSource;
-  const credentialJson = await readObjectArg(
-    '--credential-json',
-    options.credentialJson,
-    ctx.io.cwd,
-  );
+  const source = checkSource('--source', options.source);
+  if (options.credentialJson === undefined && (options.set ?? []).length === 0) {
+    throw new UsageError(
+      `credential create: give --set key=value (see \`kis connector fields ${source}\`) or --credential-json`,
+    );
+  }
+  const given =
+    options.credentialJson === undefined
+      ? {}
+      : await readObjectArg('--credential-json', options.credentialJson, ctx.io.cwd);
+  const credentialJson = await credentialFromSets(source, options.set ?? [], given, ctx.io);
   const client = await ctx.client();
-  const body: CredentialBase = {
+  const created = await client.credentials.create({
     credential_json: credentialJson,
     admin_public: options.adminPublic === true,
     source,
     ...(options.name === undefined ? {} : { name: options.name }),
-  } as CredentialBase;
-  const created = await client.credentials.create(body);
+  });
   ctx.out.result(
     { credential_id: created.id },
     `Created credential ${created.id} (source ${source}${options.name ? `, name "${options.name}"` : ''})`,
