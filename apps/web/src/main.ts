@@ -3,6 +3,7 @@
 // page has no server of its own.
 import {
   type AccessType,
+  ConfigValidationError,
   type Credential,
   createKisClient,
   type DocumentSource,
@@ -13,6 +14,7 @@ import {
   type KisClient,
 } from '@kis/client';
 import { SOURCES_WITHOUT_CREDENTIAL } from '@kis/spec/rules';
+import { ConfigForm, FieldError } from './config-form.js';
 import {
   ACCEPT_ATTRIBUTE,
   acceptedTypesSentence,
@@ -57,6 +59,11 @@ const inputTypeSelect = byId('connector-input-type', HTMLSelectElement);
 const accessTypeSelect = byId('connector-access-type', HTMLSelectElement);
 const credentialSelect = byId('connector-credential', HTMLSelectElement);
 const configInput = byId('connector-config', HTMLTextAreaElement);
+const configForm = new ConfigForm(
+  byId('connector-config-form', HTMLElement),
+  byId('connector-config-json', HTMLDetailsElement),
+  configInput,
+);
 const createButton = byId('create-connector', HTMLButtonElement);
 const connectorStatus = byId('connector-status', HTMLElement);
 const connectorResult = byId('connector-result', HTMLElement);
@@ -208,6 +215,15 @@ accessTypeSelect.replaceChildren(
   ...Object.entries(ACCESS_TYPES).map(([value, label]) => element('option', { value }, label)),
 );
 sourceList.replaceChildren(...FREE_SOURCES.map((s) => element('option', { value: s })));
+let shownSource = sourceInput.value.trim();
+configForm.render(shownSource);
+// re-rendered when the source changes (typing, or a pick from the suggestions)
+sourceInput.addEventListener('input', () => {
+  const source = sourceInput.value.trim();
+  if (source === shownSource) return;
+  shownSource = source;
+  configForm.render(source);
+});
 
 function showConnectorResult(ids: { connector: string; credential: string; pair: string }): void {
   byId('result-connector-id', HTMLElement).textContent = ids.connector;
@@ -230,17 +246,26 @@ async function createConnector(client: KisClient): Promise<void> {
     setStatus(connectorStatus, 'error', 'Source: required (for example file or web)');
     return;
   }
-  let config: unknown;
+  configForm.clearIssues();
+  let config: Record<string, unknown>;
   try {
-    config = JSON.parse(configInput.value.trim() || '{}');
+    config = configForm.read();
   } catch (error) {
-    markInvalid(configInput);
-    setStatus(connectorStatus, 'error', `Configuration: not valid JSON (${describeError(error)})`);
-    return;
-  }
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-    markInvalid(configInput);
-    setStatus(connectorStatus, 'error', 'Configuration: expected a JSON object such as {}');
+    if (!(error instanceof FieldError)) throw error;
+    if (error.field === '') markInvalid(configInput);
+    else
+      configForm.showIssues([
+        {
+          path: `connector_specific_config.${error.field}`,
+          message: error.message,
+          keyword: 'type',
+        },
+      ]);
+    setStatus(
+      connectorStatus,
+      'error',
+      `Configuration${error.field ? ` ${error.field}` : ''}: ${error.message}`,
+    );
     return;
   }
   const credential = credentialSelect.value === 'auto' ? 'auto' : Number(credentialSelect.value);
@@ -255,7 +280,7 @@ async function createConnector(client: KisClient): Promise<void> {
         source: source as DocumentSource,
         input_type: inputTypeSelect.value as InputType,
         access_type: accessTypeSelect.value as AccessType,
-        connector_specific_config: config as Record<string, unknown>,
+        connector_specific_config: config,
         refresh_freq: null,
         prune_freq: null,
       },
@@ -274,7 +299,18 @@ async function createConnector(client: KisClient): Promise<void> {
         (r.ccPairId === null ? '.' : ` as pair ${r.ccPairId}; new files go to this pair.`),
     );
   } catch (error) {
-    setStatus(connectorStatus, 'error', describeError(error));
+    if (ConfigValidationError.isInstance(error)) {
+      // each issue at its field; the ones without a field (choices, JSON view) in the status line
+      const rest = configForm.showIssues(error.issues);
+      const text = rest.map((i) => `${i.path}: ${i.message}`).join('; ');
+      setStatus(
+        connectorStatus,
+        'error',
+        `Configuration: ${text || 'see the fields marked above'}`,
+      );
+    } else {
+      setStatus(connectorStatus, 'error', describeError(error));
+    }
   } finally {
     createButton.disabled = kis === undefined;
   }

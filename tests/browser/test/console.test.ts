@@ -5,6 +5,7 @@ import { type Emulator, startEmulator } from '@kis/emulator';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  api,
   type Browser,
   consoleDist,
   launchBrowser,
@@ -138,6 +139,64 @@ describe('ingestion console', () => {
     expect(errors).toEqual([]);
     await page.fill('#connector-source', 'file');
     await screenshot(page, 'console-connector');
+    await page.close();
+  });
+
+  it('renders the issue-tracker form from the spec, shows errors at the field, keeps a JSON view', async () => {
+    const e = await emulator({ profile: 'deployed' });
+    const credential = await api<{ id: number }>(e, 'POST', '/manage/credential', {
+      source: 'jira',
+      admin_public: true,
+      name: 'jira bot',
+      credential_json: { jira_user_email: 'bot@example.com', jira_api_token: 'tok' },
+    });
+    expect(credential.status).toBe(200);
+    const { page, errors } = await openConsole(e);
+    await page.fill('#connector-name', 'Jira KIS');
+    await page.fill('#connector-source', 'jira');
+    const baseUrl = page.locator('#cfg-jira-jira_base_url');
+    await baseUrl.waitFor();
+    // inputs by kind, required marks, defaults, the exclusive choice as radios (default first)
+    expect(await page.textContent('label[for=cfg-jira-jira_base_url]')).toBe(
+      'Jira Base URL (jira_base_url) *',
+    );
+    expect(await page.getAttribute('#cfg-jira-scoped_token', 'type')).toBe('checkbox');
+    expect(await page.isChecked('#cfg-jira-scoped_token')).toBe(false);
+    expect(await page.textContent('fieldset[data-group=indexing_scope] legend')).toBe(
+      'How Should We Index Your Jira?',
+    );
+    expect(await page.isChecked('#cfg-jira-indexing_scope-everything')).toBe(true);
+    expect(await page.isVisible('#cfg-jira-project_key')).toBe(false);
+
+    // the client's check names the field; the error shows at it and nothing is created
+    await page.click('#create-connector');
+    await page.locator('#connector-status[data-kind=error]').waitFor();
+    expect(await page.getAttribute('#cfg-jira-jira_base_url', 'aria-invalid')).toBe('true');
+    expect(await page.textContent('#cfg-jira-jira_base_url-error')).toBe('is required');
+    expect(e.state.connectors().map((c) => c.name)).not.toContain('Jira KIS');
+
+    await baseUrl.fill('https://jira.example.com');
+    expect(await page.textContent('#cfg-jira-jira_base_url-error')).toBe('');
+    await page.check('#cfg-jira-indexing_scope-project');
+    await page.fill('#cfg-jira-project_key', 'KIS');
+    await screenshot(page, 'console-issue-tracker-form');
+    await page.click('#create-connector');
+    await page.locator('#connector-status', { hasText: 'created and associated' }).waitFor();
+    const connector = e.state.connectors().find((c) => c.name === 'Jira KIS');
+    expect(connector?.connector_specific_config).toEqual({
+      jira_base_url: 'https://jira.example.com',
+      scoped_token: false,
+      project_key: 'KIS',
+      comment_email_blacklist: [],
+    });
+    expect(await page.textContent('#result-credential-id')).toBe(String(credential.body.id));
+
+    // the JSON view shows what the form holds
+    await page.click('#connector-config-json summary');
+    await expect
+      .poll(async () => JSON.parse(await page.inputValue('#connector-config')))
+      .toEqual(connector?.connector_specific_config);
+    expect(errors).toEqual([]);
     await page.close();
   });
 
