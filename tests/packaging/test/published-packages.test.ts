@@ -373,6 +373,19 @@ export async function consume(): Promise<IngestSummary> {
   await kis.ingestion.ingest({ document: { semantic_identifier: 1, sections: [], metadata: {} } });
   // @ts-expect-error not a path of the API
   await kis.api.GET('/no/such/path');
+  // the config is typed by its source (never called: a compile-time check)
+  const typedConfig = () =>
+    kis.connectors.create({
+      name: 'Jira KIS',
+      source: 'jira',
+      input_type: 'poll',
+      access_type: 'public',
+      connector_specific_config: {
+        jira_base_url: 'https://jira.example.com',
+        // @ts-expect-error a misspelled key of the issue-tracker config
+        projekt_key: 'KIS',
+      },
+    });
   try {
     await kis.ingestion.delete('missing');
   } catch (error) {
@@ -386,7 +399,7 @@ export async function consume(): Promise<IngestSummary> {
   const summary = await run1.done();
   journal.close();
   const code: number = await run(['--help']);
-  console.log(one.documentId, firstId, raw.data?.length, body, code === ExitCode.Ok);
+  console.log(one.documentId, firstId, raw.data?.length, body, code === ExitCode.Ok, typedConfig);
   await emulator.close();
   return summary;
 }

@@ -173,7 +173,7 @@ ${EXAMPLES([
     .description(
       'create a connector, find or take its credential and associate them (the three-step set-up); prints the connector, credential and cc pair ids',
     )
-    .option('--name <name>', 'display name of the connector')
+    .option('--name <name>', 'display name of the connector (default: SOURCE-YYYYMMDD-HHMMSS, UTC)')
     .option('--source <source>', 'DocumentSource value, e.g. jira, file, web (see `kis sources`)')
     .option('--config <json>', 'connector_specific_config: inline JSON, @file.json or @file.yaml')
     .option(

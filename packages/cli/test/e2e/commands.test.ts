@@ -542,6 +542,25 @@ describe('typed connector configs: kis connector fields and --set', () => {
     });
   });
 
+  it('needs no --name: the source and the time name the connector', async () => {
+    await createJiraCredential();
+    const r = await run(
+      [
+        'connector',
+        'create',
+        '--source',
+        'jira',
+        '--set',
+        'jira_base_url=https://jira.example.com',
+      ].concat(['--set', 'project_key=KIS']),
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Created connector "jira-\d{8}-\d{6}" \(source jira\)$/m);
+    expect(emu.state.connectors().map((c) => c.name)).toContainEqual(
+      expect.stringMatching(/^jira-\d{8}-\d{6}$/),
+    );
+  });
+
   it('a misspelled key exits 2 naming the right one; nothing is sent', async () => {
     const bySet = await run([
       'connector',

@@ -73,9 +73,9 @@ describe('usage errors (exit 2)', () => {
 
   it('names a missing required flag', async () => {
     expectOneLineError(
-      await run(['connector', 'create', '--source', 'file', '--config', '{}']),
+      await run(['connector', 'create', '--name', 'x', '--config', '{}']),
       2,
-      /^error: connector create: missing required option --name \(or --from FILE/,
+      /^error: connector create: missing required option --source \(or --from FILE/,
     );
     expectOneLineError(
       await run(['credential', 'create', '--credential-json', '{}']),

@@ -27,6 +27,15 @@ export interface ConnectorCreateOptions {
   from?: string;
 }
 
+/**
+ * The name of a connector created without `--name`: the source and the time (UTC, to the
+ * second), so that repeated creations do not clash (deployed servers refuse a duplicate name).
+ */
+export function defaultName(source: string, now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${source}-${stamp}`;
+}
+
 /** One connector to set up: the create request and which credential to associate. */
 interface ConnectorSpec {
   connector: ConnectorCreateRequest;
@@ -144,14 +153,12 @@ export async function connectorCreateCommand(
   options: ConnectorCreateOptions,
 ): Promise<ExitCodeValue> {
   if (options.from !== undefined) return createFromFile(ctx, options.from, options);
-  for (const key of ['name', 'source'] as const) {
-    if (options[key] === undefined) {
-      throw new UsageError(
-        `connector create: missing required option ${FLAG_NAMES[key]} (or --from FILE to create connectors from a list)`,
-      );
-    }
+  if (options.source === undefined) {
+    throw new UsageError(
+      'connector create: missing required option --source (or --from FILE to create connectors from a list)',
+    );
   }
-  const source = checkSource(FLAG_NAMES.source, options.source as string);
+  const source = checkSource(FLAG_NAMES.source, options.source);
   const given =
     options.config === undefined ? {} : await readObjectArg('--config', options.config, ctx.io.cwd);
   const { config, filled } = configFromSets(source, options.set ?? [], given);
@@ -159,7 +166,7 @@ export async function connectorCreateCommand(
   const spec = buildSpec(
     '',
     {
-      name: options.name,
+      name: options.name ?? defaultName(source),
       source,
       config,
       inputType: options.inputType,
