@@ -4,33 +4,15 @@
 // Errors from the client's check (ConfigValidationError) are shown at the field they name.
 import type { ClientValidationIssue } from '@kis/client';
 import table from '@kis/spec/connector-fields.json';
+import type {
+  ConnectorFieldsTable,
+  ConnectorField as Field,
+  ConnectorFieldGroup as Group,
+  SourceFields as SourceEntry,
+} from '@kis/spec/rules';
 import { element } from './dom.js';
 
-interface Field {
-  name: string;
-  kind: string;
-  label: string;
-  required?: boolean;
-  default?: unknown;
-  options?: unknown[];
-  nullable?: boolean;
-  list?: boolean;
-  advanced?: boolean;
-  notInInterface?: boolean;
-}
-interface Group {
-  name: string;
-  label: string;
-  default?: string;
-  options: { value: string; label: string; fields: string[] }[];
-}
-interface SourceEntry {
-  closed: boolean;
-  fields: Field[];
-  groups: Group[];
-}
-
-const SOURCES = (table as unknown as { sources: Record<string, SourceEntry> }).sources;
+const SOURCES = (table as ConnectorFieldsTable).sources;
 const PREFIX = 'connector_specific_config';
 
 const isList = (f: Field) => f.list === true || f.kind.endsWith('[]');

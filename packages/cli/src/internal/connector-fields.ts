@@ -8,47 +8,16 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { closeValues } from '@kis/client/node';
+import type { ConnectorField, ConnectorFieldsTable, SourceFields } from '@kis/spec/rules';
 import { UsageError } from './errors.js';
 import { fsReason, parseJsonText } from './structured.js';
-
-export interface FieldInfo {
-  name: string;
-  kind: string;
-  label: string;
-  required?: boolean;
-  serverRequired?: boolean;
-  default?: unknown;
-  options?: unknown[];
-  nullable?: boolean;
-  list?: boolean;
-  advanced?: boolean;
-  notInInterface?: boolean;
-  itemKeys?: string[];
-}
-
-export interface GroupInfo {
-  name: string;
-  label: string;
-  default?: string;
-  options: { value: string; label: string; fields: string[] }[];
-}
-
-export interface SourceFields {
-  /** The server refuses keys the table does not list. */
-  closed: boolean;
-  fields: FieldInfo[];
-  groups: GroupInfo[];
-  credential?: { keys: { name: string; required?: boolean }[]; alternatives?: string[][] };
-}
 
 let table: Record<string, SourceFields> | undefined;
 
 /** The fields of `source`, or undefined for a source the spec has no schema for. */
 export function sourceFields(source: string): SourceFields | undefined {
   table ??= (
-    createRequire(import.meta.url)('@kis/spec/connector-fields.json') as {
-      sources: Record<string, SourceFields>;
-    }
+    createRequire(import.meta.url)('@kis/spec/connector-fields.json') as ConnectorFieldsTable
   ).sources;
   return table[source];
 }
@@ -62,7 +31,7 @@ const TRUE = new Set(['true', 'yes', 'on', '1']);
 const FALSE = new Set(['false', 'no', 'off', '0']);
 
 /** One `--set` value as the field's kind wants it (a list item for list fields). */
-function typedValue(flag: string, field: FieldInfo | undefined, raw: string): unknown {
+function typedValue(flag: string, field: ConnectorField | undefined, raw: string): unknown {
   if (field === undefined) return raw;
   const kind = field.kind.replace(/\[\]$/, '');
   if (raw === 'null' && field.nullable) return null;

@@ -179,26 +179,22 @@ export function credentialJsonIssues(
   return check('credential', source, json, base);
 }
 
-/** Throws a `ConfigValidationError` naming every wrong field of the connector's config. */
-export async function assertConnectorConfig(source: string, config: unknown): Promise<void> {
-  const issues = await connectorConfigIssues(source, config);
-  if (issues.length > 0) {
-    throw new ConfigValidationError(
-      issuesMessage(`Invalid ${source} connector config (nothing was sent)`, issues),
-      source,
-      issues,
-    );
-  }
+async function assertValid(kind: 'config' | 'credential', source: string, value: unknown) {
+  const base = kind === 'config' ? 'connector_specific_config' : 'credential_json';
+  const issues = await check(kind, source, value, base);
+  if (issues.length === 0) return;
+  const what = kind === 'config' ? 'connector config' : 'credential_json';
+  throw new ConfigValidationError(
+    issuesMessage(`Invalid ${source} ${what} (nothing was sent)`, issues),
+    source,
+    issues,
+  );
 }
 
-/** Throws a `ConfigValidationError` naming every wrong key of the credential's `credential_json`. */
-export async function assertCredentialJson(source: string, json: unknown): Promise<void> {
-  const issues = await credentialJsonIssues(source, json);
-  if (issues.length > 0) {
-    throw new ConfigValidationError(
-      issuesMessage(`Invalid ${source} credential_json (nothing was sent)`, issues),
-      source,
-      issues,
-    );
-  }
-}
+/** Throws a `ConfigValidationError` naming every wrong field of the connector's config. */
+export const assertConnectorConfig = (source: string, config: unknown) =>
+  assertValid('config', source, config);
+
+/** Throws a `ConfigValidationError` naming every wrong key of a credential's `credential_json`. */
+export const assertCredentialJson = (source: string, json: unknown) =>
+  assertValid('credential', source, json);

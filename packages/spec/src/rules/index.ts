@@ -5,6 +5,12 @@
  */
 
 export { profileAcceptsAccessType } from './access-types.js';
+export type {
+  ConnectorField,
+  ConnectorFieldGroup,
+  ConnectorFieldsTable,
+  SourceFields,
+} from './connector-fields.js';
 export {
   DERIVED_ID_PREFIX,
   DocumentIdError,

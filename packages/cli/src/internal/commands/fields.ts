@@ -1,4 +1,5 @@
-import { type FieldInfo, type SourceFields, sourceFields } from '../connector-fields.js';
+import type { ConnectorField as FieldInfo, SourceFields } from '@kis/spec/rules';
+import { sourceFields } from '../connector-fields.js';
 import type { Context } from '../context.js';
 import { checkSource } from '../enums.js';
 import { ExitCode, type ExitCodeValue } from '../errors.js';
