@@ -26,6 +26,7 @@ import {
 } from './internal/transport.js';
 import type { WorkflowDeps } from './internal/workflows.js';
 import { LevelLogger, type Logger, type LogLevel, logLevelFromEnv } from './logging.js';
+import type { SyncItem, SyncOptions, SyncSession } from './sync.js';
 import type {
   ConnectorCreateInput,
   ConnectorCredentialPairMetadata,
@@ -256,6 +257,14 @@ export interface KisClient {
     document: IngestionDocumentInput,
     options?: IngestDocumentOptions,
   ): Promise<IngestDocumentResult>;
+  /**
+   * Make pair `ccPairId` equal to `source` (documents with ids): resolves with the plan (create,
+   * update, unchanged, delete) once the source is read; `run()` carries it out (README, "Sync").
+   */
+  sync(
+    source: Iterable<SyncItem> | AsyncIterable<SyncItem>,
+    options: SyncOptions,
+  ): Promise<SyncSession>;
   /** Bulk ingestion with bounded concurrency, retries, throttling, progress and resume. */
   ingestMany(
     source: Iterable<IngestInput> | AsyncIterable<IngestInput>,
@@ -447,7 +456,7 @@ export function createKisClientWith(
   };
   const deps: WorkflowDeps = { connectors, credentials, log, redactor, engine };
 
-  return {
+  const client: KisClient = {
     baseUrl,
     api,
     apiWith,
@@ -461,7 +470,9 @@ export function createKisClientWith(
     ingestDocument: async (document, opts) =>
       (await lazyPart()).ingestDocument(deps, document, opts),
     ingestMany: (source, opts) => lazyIngestRun(lazyPart, engine, source, opts),
+    sync: async (source, opts) => (await lazyPart()).createSync(client, source, opts),
   };
+  return client;
 }
 
 /**

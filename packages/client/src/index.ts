@@ -59,4 +59,15 @@ export type { BackoffOptions } from './internal/backoff.js';
 export type { RequestOptions, RetryEvent } from './internal/transport.js';
 export type { IngestJournal, JournalEntry, UploadEntry } from './journal.js';
 export type { Logger, LogLevel } from './logging.js';
+export type {
+  SyncAction,
+  SyncItem,
+  SyncOptions,
+  SyncPlan,
+  SyncPlanEntry,
+  SyncResult,
+  SyncRun,
+  SyncSession,
+  SyncSummary,
+} from './sync.js';
 export type * from './types.js';

@@ -40,6 +40,7 @@ export { associate, create, dissociate } from './connectors.js';
 export { createCredential } from './credentials.js';
 export { runDoctor } from './doctor.js';
 export { updatePrivateKey } from './private-key.js';
+export { createSync } from './sync/index.js';
 export { upload, uploadOne } from './upload.js';
 export { serverVersion } from './version.js';
 export { checkIngestionRequest };
