@@ -13,6 +13,7 @@ import type { ConnectorAssociateOptions, ConnectorCreateOptions } from './comman
 import type { DoctorCommandOptions } from './commands/doctor.js';
 import type { EmulatorCommandOptions } from './commands/emulator.js';
 import type { IngestOptions, InterruptSource } from './commands/ingest/index.js';
+import type { SyncCommandOptions } from './commands/sync.js';
 import {
   Context,
   cliVersion,
@@ -83,6 +84,51 @@ function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
     }
     return Number(value);
   };
+}
+
+/** The options `kis ingest` and `kis sync` share: what to read, and the run's limits. */
+function addRunOptions(command: Command): Command {
+  return command
+    .option(
+      '--source <source>',
+      'DocumentSource of file documents (default file); also fills in JSONL documents without a source',
+    )
+    .option(
+      '-c, --concurrency <n>',
+      'requests in flight: adaptive up to N (backing off when the server queues or refuses)',
+      intArg(1, 256),
+      64,
+    )
+    .option(
+      '--min-concurrency <n>',
+      'the fewest requests in flight it adapts down to (default 1)',
+      intArg(1, 256),
+    )
+    .option('--fixed-concurrency', 'keep N requests in flight (--concurrency), without adapting')
+    .option(
+      '--retry-for <duration>',
+      'how long one document is retried (not counting outage pauses), e.g. 90s, 10m, 1h (default 10m)',
+      durationArg,
+    )
+    .option(
+      '--max-outage <duration>',
+      'how long the run pauses through an outage (nothing succeeding) before it stops (default 5m)',
+      durationArg,
+    )
+    .addOption(
+      new Option('--include <glob>', 'only files matching GLOB (repeatable)')
+        .argParser(collect)
+        .default([], 'all supported files'),
+    )
+    .addOption(
+      new Option('--exclude <glob>', 'leave out files matching GLOB (repeatable)')
+        .argParser(collect)
+        .default([], 'none'),
+    )
+    .option(
+      '--base-dir <dir>',
+      'directory document ids and relative paths are computed from (default: .)',
+    );
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -367,8 +413,7 @@ credential. One failing entry does not stop the others.
     );
 
   // ---- ingest
-  program
-    .command('ingest')
+  addRunOptions(program.command('ingest'))
     .description(
       'push files, folders and JSONL exports into the index: text extracted, images uploaded, concurrent, resumable',
     )
@@ -382,52 +427,12 @@ credential. One failing entry does not stop the others.
       intArg(0),
     )
     .option(
-      '--source <source>',
-      'DocumentSource of file documents (default file); also fills in JSONL documents without a source',
-    )
-    .option(
-      '-c, --concurrency <n>',
-      'requests in flight: adaptive up to N (backing off when the server queues or refuses)',
-      intArg(1, 256),
-      64,
-    )
-    .option(
-      '--min-concurrency <n>',
-      'the fewest requests in flight it adapts down to (default 1)',
-      intArg(1, 256),
-    )
-    .option('--fixed-concurrency', 'keep N requests in flight (--concurrency), without adapting')
-    .option(
-      '--retry-for <duration>',
-      'how long one document is retried (not counting outage pauses), e.g. 90s, 10m, 1h (default 10m)',
-      durationArg,
-    )
-    .option(
-      '--max-outage <duration>',
-      'how long the run pauses through an outage (nothing succeeding) before it stops (default 5m)',
-      durationArg,
-    )
-    .option(
       '--journal <file>',
       'record acknowledged documents in FILE; a re-run with the same FILE skips them (resume)',
     )
     .option(
       '--dry-run',
       "validate and extract everything and print each document's id; send nothing (no server needed)",
-    )
-    .addOption(
-      new Option('--include <glob>', 'only files matching GLOB (repeatable)')
-        .argParser(collect)
-        .default([], 'all supported files'),
-    )
-    .addOption(
-      new Option('--exclude <glob>', 'leave out files matching GLOB (repeatable)')
-        .argParser(collect)
-        .default([], 'none'),
-    )
-    .option(
-      '--base-dir <dir>',
-      'directory document ids and relative paths are computed from (default: .)',
     )
     .addHelpText(
       'after',
@@ -458,6 +463,55 @@ run the same command again to resume. --dry-run needs no server: it prints each 
       act(async (ctx, paths: string[], options: IngestOptions) => {
         const { ingestCommand } = await import('./commands/ingest/index.js');
         return ingestCommand(ctx, paths, options, interrupts);
+      }),
+    );
+
+  // ---- sync
+  addRunOptions(program.command('sync'))
+    .description(
+      'make a cc pair equal to folders or a JSONL export: create, update, skip the unchanged, and (--prune) delete what is gone',
+    )
+    .argument('<paths...>', 'as for `kis ingest`: files, directories, .jsonl files, or - for stdin')
+    .requiredOption('--cc-pair <id>', 'the cc pair to keep equal to the paths', intArg(0))
+    .option('--prune', 'delete the documents this sync owns that are gone from the paths')
+    .option(
+      '--max-delete <n|p%>',
+      'the most owned documents a prune may delete, a count or a share (default 50%)',
+    )
+    .option('--force', 'prune past --max-delete')
+    .option(
+      '--namespace <prefix>',
+      'put PREFIX before every document id and own exactly the ids under it (default: each directory owns the ids under its path)',
+    )
+    .option(
+      '--journal <file>',
+      'content hashes of acknowledged documents (default .kis/sync/<base URL>-pair-<id>.jsonl)',
+    )
+    .option('--dry-run', 'print the plan and send nothing')
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis sync ./docs --cc-pair 2 --dry-run',
+        'kis sync ./docs --cc-pair 2 --prune',
+        'kis sync ./docs --cc-pair 2 --prune --max-delete 10%',
+        'kis sync export.jsonl --cc-pair 2 --namespace crm/ --prune',
+      ]) +
+        `
+${wrap(
+  `The plan comes from the pair's document listing, the journal's content hashes and which ids
+the sync owns: a document is sent when it is new or changed (or when the journal cannot prove it
+unchanged), skipped when unchanged, and deleted with --prune when the paths no longer have it.
+Only owned ids are ever deleted: the ids under each directory given (document ids are paths
+relative to the current directory or --base-dir, as for kis ingest), or under --namespace. A
+prune over --max-delete is refused (exit 2) unless --force. Exit 0 when the pair equals the
+paths, 1 when documents failed (listed), 3 when the server stopped the run.`,
+)}
+`,
+    )
+    .action(
+      act(async (ctx, paths: string[], options: SyncCommandOptions) => {
+        const { syncCommand } = await import('./commands/sync.js');
+        return syncCommand(ctx, paths, options, interrupts);
       }),
     );
 

@@ -45,7 +45,7 @@ export interface InterruptSource {
   off(event: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
 }
 
-type Journal = NonNullable<IngestManyOptions['journal']> & { close(): void };
+export type Journal = NonNullable<IngestManyOptions['journal']> & { close(): void };
 
 export async function ingestCommand(
   ctx: Context,
@@ -122,7 +122,7 @@ export async function ingestCommand(
  * The run's limits from `--concurrency`, `--min-concurrency`, `--fixed-concurrency`, `--retry-for`
  * and `--max-outage` (usage errors for combinations that make no sense).
  */
-function runLimits(options: IngestOptions): IngestManyOptions {
+export function runLimits(options: IngestOptions): IngestManyOptions {
   const { concurrency, minConcurrency } = options;
   if (minConcurrency !== undefined) {
     if (options.fixedConcurrency === true) {
@@ -146,7 +146,7 @@ function runLimits(options: IngestOptions): IngestManyOptions {
 }
 
 /** The client: the configured one, or for a dry run (which sends nothing) one without a server. */
-async function connect(
+export async function connect(
   ctx: Context,
   dryRun: boolean,
 ): Promise<{ client: KisClient; baseUrl: string | undefined }> {
@@ -156,7 +156,7 @@ async function connect(
 }
 
 /** Opens `--journal FILE` (creating its directory); usage error when it cannot be used. */
-async function openRunJournal(
+export async function openRunJournal(
   file: string | undefined,
   cwd: string,
 ): Promise<{ journal: Journal; path: string } | undefined> {
@@ -171,7 +171,7 @@ async function openRunJournal(
 }
 
 /** Listens for Ctrl-C (and SIGTERM): `first` the first time, `again` after that. */
-function onInterrupts(
+export function onInterrupts(
   interrupts: InterruptSource,
   handlers: { first: () => void; again: () => void },
 ): { count(): number; off(): void } {

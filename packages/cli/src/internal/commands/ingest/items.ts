@@ -14,13 +14,15 @@ import type { Unit } from './inputs.js';
 export interface ItemOptions {
   /** `--source`: of file documents (default `file`), and of JSONL documents without one. */
   source: string | undefined;
+  /** `kis sync --namespace`: put before every document id. */
+  idPrefix?: string | undefined;
   /** Words an image upload's failure (the reason of that file's failure). */
   uploadFailure: (error: unknown) => string;
 }
 
 /** A unit made an item for the client, or a file left out (an unsupported type in a directory). */
 export type Entry =
-  | { kind: 'item'; item: IngestItem & { ref: string } }
+  | { kind: 'item'; item: IngestItem & { ref: string; id?: string } }
   | { kind: 'ignored'; ref: string; reason: string };
 
 /**
@@ -44,7 +46,7 @@ export function entryOf(unit: Unit, options: ItemOptions): Entry {
     case 'error':
       return { kind: 'item', item: failing(unit.ref, unit.reason) };
     case 'line':
-      return { kind: 'item', item: lineItem(unit.ref, unit.value, options.source) };
+      return { kind: 'item', item: lineItem(unit.ref, unit.value, options) };
     case 'file':
       return fileEntry(unit.file, options);
   }
@@ -74,22 +76,25 @@ function fileEntry(file: FoundFile, options: ItemOptions): Entry {
         }
       : { kind: 'ignored', ref: file.key, reason };
   }
+  // the id is known before the file is read: `kis sync` plans with it
+  const id = `${options.idPrefix ?? ''}${file.key}`;
   return {
     kind: 'item',
-    item: { ref: file.key, load: (tools) => fileDocument(file, tools, options) },
+    item: { ref: file.key, id, load: (tools) => fileDocument(file, id, tools, options) },
   };
 }
 
 /** Reads and extracts one file (uploading it when it is an image) into its document. */
 async function fileDocument(
   file: FoundFile,
+  id: string,
   tools: IngestTools,
   options: ItemOptions,
 ): Promise<IngestionDocumentInput> {
   const extracted = await extractFile(file.path);
   const name = basename(file.path);
   const base = {
-    id: file.key,
+    id,
     source: options.source ?? 'file',
     metadata: { file_type: extracted.fileType, relative_path: file.key },
     ...(extracted.modified ? { doc_updated_at: extracted.modified.toISOString() } : {}),
@@ -120,11 +125,8 @@ async function fileDocument(
 }
 
 /** One JSONL line: a document, or an ingestion request `{"document", "cc_pair_id"}`. */
-function lineItem(
-  ref: string,
-  value: unknown,
-  source: string | undefined,
-): IngestItem & { ref: string } {
+function lineItem(ref: string, value: unknown, options: ItemOptions): IngestItem & { ref: string } {
+  const { source, idPrefix } = options;
   if (!isPlainObject(value)) {
     return failing(
       ref,
@@ -149,6 +151,14 @@ function lineItem(
   }
   if (source !== undefined && (document.source === undefined || document.source === null)) {
     document = { ...document, source };
+  }
+  if (idPrefix !== undefined) {
+    // `kis sync --namespace`: the export's id (else its semantic identifier) under the prefix
+    const own =
+      typeof document.id === 'string' && document.id !== ''
+        ? document.id
+        : document.semantic_identifier;
+    if (typeof own === 'string' && own !== '') document = { ...document, id: `${idPrefix}${own}` };
   }
   const item: IngestItem & { ref: string } = {
     ref,

@@ -1,0 +1,189 @@
+// `kis sync` with its default flags against the emulator (both profiles, through a recording
+// proxy): the requests sent are exactly what changed in the folder, prunes keep to the ids the
+// folder owns, an emptied folder does not wipe the pair, a lost journal creates no duplicate.
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Emulator } from '@kis/emulator';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ADMIN_KEY,
+  assertBuilt,
+  emulator,
+  jsonLines,
+  kis,
+  type Recorder,
+  recordingProxy,
+} from '../helpers/cli.js';
+import { writeTree } from '../helpers/fixtures.js';
+
+let emu: Emulator;
+let proxy: Recorder;
+let work: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  assertBuilt();
+  emu = await emulator();
+  proxy = await recordingProxy(emu);
+  env = { KIS_BASE_URL: proxy.baseUrl, KIS_API_KEY: ADMIN_KEY };
+});
+afterAll(async () => {
+  await proxy?.close();
+  await emu?.close();
+});
+
+let pair: number;
+beforeEach(async () => {
+  emu.state.reset();
+  work = await mkdtemp(join(tmpdir(), 'kis-sync-'));
+  await writeTree(work, {
+    'docs/a.md': '# A\n\nalpha',
+    'docs/b.txt': 'beta',
+    'docs/sub/c.md': 'gamma',
+    'other/x.txt': 'another source sharing the pair',
+  });
+  const config = '{"file_locations": []}';
+  const created = await run([
+    '--json',
+    'connector',
+    'create',
+    '--name',
+    'f',
+    '--source',
+    'file',
+    '--config',
+    config,
+  ]);
+  pair = jsonLines(created.stdout)[0]?.cc_pair_id as number;
+  expect((await run(['ingest', 'other', '--cc-pair', String(pair)])).code).toBe(0);
+  proxy.requests.length = 0;
+});
+
+const run = (args: string[]) => kis(args, { env, cwd: work });
+const sync = (...extra: string[]) => run(['sync', 'docs', '--cc-pair', String(pair), ...extra]);
+const writes = () =>
+  proxy.requests
+    .filter((q) => q.method !== 'GET')
+    .map((q) => `${q.method} ${decodeURIComponent(decodeURIComponent(q.path))}`)
+    .sort();
+const stored = () =>
+  emu.state
+    .documents({ limit: -1 })
+    .map((d) => decodeURIComponent(d.id))
+    .sort();
+
+describe('kis sync', () => {
+  it('sends exactly the created, changed and deleted documents; a rename is a delete plus a create', async () => {
+    const first = await sync('--prune');
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain(
+      '3 to create, 0 to update, 0 unchanged, 0 to delete (of 0 owned)',
+    );
+    expect(writes()).toEqual(Array(3).fill('POST /api/svc-api/ingestion'));
+
+    proxy.requests.length = 0;
+    const again = await sync('--prune');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(
+      '0 to create, 0 to update, 3 unchanged, 0 to delete (of 3 owned)',
+    );
+    expect(writes()).toEqual([]);
+
+    await writeFile(join(work, 'docs/b.txt'), 'beta, edited');
+    await rm(join(work, 'docs/sub/c.md'));
+    await rename(join(work, 'docs/a.md'), join(work, 'docs/renamed.md'));
+    await writeFile(join(work, 'docs/new.md'), 'new');
+    proxy.requests.length = 0;
+    // 2 of the 3 owned documents go: over the default --max-delete 50%
+    expect((await sync('--prune', '--dry-run')).code).toBe(2);
+    const dry = await sync('--prune', '--dry-run', '--max-delete', '2');
+    expect(dry.code).toBe(0);
+    expect(writes()).toEqual([]);
+    const r = await run([
+      '--json',
+      'sync',
+      'docs',
+      '--cc-pair',
+      String(pair),
+      '--prune',
+      '--max-delete',
+      '2',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const plan = jsonLines(r.stdout).find((l) => typeof l.plan === 'object');
+    expect(plan?.plan).toEqual({ create: 2, update: 1, unchanged: 0, delete: 2, owned: 3 });
+    expect(writes()).toEqual([
+      'DELETE /api/svc-api/ingestion/docs/a.md',
+      'DELETE /api/svc-api/ingestion/docs/sub/c.md',
+      'POST /api/svc-api/ingestion',
+      'POST /api/svc-api/ingestion',
+      'POST /api/svc-api/ingestion',
+    ]);
+    // the pair equals the folder; the other source's document is untouched
+    expect(stored()).toEqual(['docs/b.txt', 'docs/new.md', 'docs/renamed.md', 'other/x.txt']);
+    expect(emu.state.document('docs%2Fb.txt')?.sections[0]).toMatchObject({ text: 'beta, edited' });
+  });
+
+  it('without --prune, reports what is gone and deletes nothing', async () => {
+    await sync();
+    await rm(join(work, 'docs/b.txt'));
+    proxy.requests.length = 0;
+    const r = await sync();
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      '1 owned document(s) are gone from the source; --prune deletes them',
+    );
+    expect(writes()).toEqual([]);
+    expect(stored()).toContain('docs/b.txt');
+  });
+
+  it('an emptied folder does not wipe the pair: refused (exit 2) unless --force', async () => {
+    await sync();
+    await rm(join(work, 'docs'), { recursive: true });
+    await writeTree(work, { 'docs/.keep': '' });
+    proxy.requests.length = 0;
+    const refused = await sync('--prune');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /refusing to sync: the prune would delete 3 of the 3 documents .*--force/,
+    );
+    expect(writes()).toEqual([]);
+    const forced = await sync('--prune', '--force');
+    expect(forced.code).toBe(0);
+    expect(stored()).toEqual(['other/x.txt']);
+  });
+
+  it('a lost journal re-sends without duplicates and still prunes', async () => {
+    await sync();
+    await rm(join(work, '.kis'), { recursive: true });
+    await rm(join(work, 'docs/b.txt'));
+    proxy.requests.length = 0;
+    const r = await sync('--prune');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('0 to create, 2 to update, 0 unchanged, 1 to delete (of 3 owned)');
+    expect(stored()).toEqual(['docs/a.md', 'docs/sub/c.md', 'other/x.txt']);
+  });
+
+  it('a JSONL export syncs under --namespace; a prune of JSONL needs one', async () => {
+    const line = (id: string, text: string) =>
+      JSON.stringify({ id, semantic_identifier: id, sections: [{ text }], metadata: {} });
+    await writeFile(join(work, 'export.jsonl'), `${line('1', 'one')}\n${line('2', 'two')}\n`);
+    const noNamespace = await run(['sync', 'export.jsonl', '--cc-pair', String(pair), '--prune']);
+    expect(noNamespace.code).toBe(2);
+    expect(noNamespace.stderr).toContain('give --namespace PREFIX');
+    const args = [
+      'sync',
+      'export.jsonl',
+      '--cc-pair',
+      String(pair),
+      '--namespace',
+      'crm/',
+      '--prune',
+    ];
+    expect((await run(args)).code).toBe(0);
+    await writeFile(join(work, 'export.jsonl'), `${line('2', 'two')}\n`);
+    expect((await run(args)).code).toBe(0);
+    expect(stored()).toEqual(['crm/2', 'other/x.txt']);
+  });
+});
