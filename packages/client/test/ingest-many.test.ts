@@ -159,16 +159,19 @@ describe('ingestMany', () => {
     });
     const s = await client(fetch)
       .ingestMany(
-        Array.from({ length: 400 }, (_, i) => doc(i)),
+        Array.from({ length: 1200 }, (_, i) => doc(i)),
         { concurrency: 16, minConcurrency: 1, onProgress: (p) => seen.push(p) },
       )
       .done();
-    expect(s.created).toBe(400);
+    expect(s.created).toBe(1200);
     expect(s.failed).toBe(0);
     expect(s.retried).toBeGreaterThanOrEqual(20);
     const limits = seen.map((p) => p.concurrency);
-    expect(Math.min(...limits)).toBeLessThan(16);
-    expect(limits.at(-1)).toBeGreaterThan(Math.min(...limits));
+    const lowest = Math.min(...limits);
+    expect(lowest).toBeLessThan(16);
+    // grows back after the burst (judged over the rest of the run, not its last sample, which
+    // a loaded CI machine may catch in a dip)
+    expect(Math.max(...limits.slice(limits.indexOf(lowest)))).toBeGreaterThan(lowest);
     for (const p of seen) expect(p.inFlight).toBeLessThanOrEqual(16);
   });
 
