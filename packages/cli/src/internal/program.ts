@@ -488,10 +488,15 @@ run the same command again to resume. --dry-run needs no server: it prints each 
       'content hashes of acknowledged documents (default .kis/sync/<base URL>-pair-<id>.jsonl)',
     )
     .option('--dry-run', 'print the plan and send nothing')
+    .option(
+      '--watch',
+      'after the first sync, sync again each time the paths change (Ctrl-C to stop)',
+    )
     .addHelpText(
       'after',
       EXAMPLES([
         'kis sync ./docs --cc-pair 2 --dry-run',
+        'kis sync ./docs --cc-pair 2 --prune --watch',
         'kis sync ./docs --cc-pair 2 --prune',
         'kis sync ./docs --cc-pair 2 --prune --max-delete 10%',
         'kis sync export.jsonl --cc-pair 2 --namespace crm/ --prune',

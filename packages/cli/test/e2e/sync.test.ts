@@ -1,7 +1,7 @@
 // `kis sync` with its default flags against the emulator (both profiles, through a recording
 // proxy): the requests sent are exactly what changed in the folder, prunes keep to the ids the
 // folder owns, an emptied folder does not wipe the pair, a lost journal creates no duplicate.
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
@@ -9,11 +9,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ADMIN_KEY,
   assertBuilt,
+  collect,
   emulator,
   jsonLines,
   kis,
   type Recorder,
   recordingProxy,
+  spawnKis,
 } from '../helpers/cli.js';
 import { writeTree } from '../helpers/fixtures.js';
 
@@ -185,5 +187,41 @@ describe('kis sync', () => {
     await writeFile(join(work, 'export.jsonl'), `${line('2', 'two')}\n`);
     expect((await run(args)).code).toBe(0);
     expect(stored()).toEqual(['crm/2', 'other/x.txt']);
+  });
+
+  it('--watch syncs each change as it settles: an edit, a deletion, a rename; Ctrl-C ends it', async () => {
+    const child = spawnKis(
+      ['sync', 'docs', '--cc-pair', String(pair), '--prune', '--watch', '--max-delete', '3'],
+      {
+        env,
+        cwd: work,
+      },
+    );
+    const done = collect(child);
+    let stderr = '';
+    child.stderr?.on('data', (b: Buffer) => {
+      stderr += b.toString();
+    });
+    const until = async (what: string, test: () => boolean) => {
+      for (let i = 0; i < 400 && !test(); i++) await new Promise((r) => setTimeout(r, 25));
+      if (!test()) throw new Error(`--watch: timed out waiting for ${what}; stderr: ${stderr}`);
+    };
+    await until('the watcher', () => stderr.includes('watching 1 path(s)'));
+    expect(stored()).toEqual(['docs/a.md', 'docs/b.txt', 'docs/sub/c.md', 'other/x.txt']);
+    await appendFile(join(work, 'docs/b.txt'), ', saved again');
+    await until('the edit', () =>
+      JSON.stringify(emu.state.document('docs%2Fb.txt')?.sections).includes('saved again'),
+    );
+    await rm(join(work, 'docs/sub/c.md'));
+    await until('the deletion', () => !stored().includes('docs/sub/c.md'));
+    await rename(join(work, 'docs/a.md'), join(work, 'docs/moved.md'));
+    await until(
+      'the rename',
+      () => stored().includes('docs/moved.md') && !stored().includes('docs/a.md'),
+    );
+    child.kill('SIGINT');
+    const r = await done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(stored()).toEqual(['docs/b.txt', 'docs/moved.md', 'other/x.txt']);
   });
 });

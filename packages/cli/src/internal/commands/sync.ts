@@ -5,8 +5,16 @@
  * the client's.
  */
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { SyncPlan, SyncResult, SyncSummary } from '@kis/client';
+import { basename, join } from 'node:path';
+import type {
+  KisClient,
+  SyncItem,
+  SyncOptions,
+  SyncPlan,
+  SyncResult,
+  SyncRun,
+  SyncSummary,
+} from '@kis/client';
 import { normalizeDocumentId } from '@kis/spec/rules';
 import type { Context } from '../context.js';
 import { checkSource } from '../enums.js';
@@ -19,6 +27,7 @@ import {
   connect,
   type IngestOptions,
   type InterruptSource,
+  type Journal,
   onInterrupts,
   openRunJournal,
   runLimits,
@@ -33,7 +42,13 @@ export interface SyncCommandOptions extends Omit<IngestOptions, 'ccPair'> {
   maxDelete?: string;
   force?: boolean;
   namespace?: string;
+  /** Keep syncing as the paths change. */
+  watch?: boolean;
 }
+
+/** How long a file must stay unchanged before its change counts, and the wait for more events. */
+const WATCH_SETTLE_MS = 300;
+const WATCH_DEBOUNCE_MS = 400;
 
 /** `--max-delete`: a count or a share. */
 export function parseMaxDelete(value: string | undefined): number | `${number}%` | undefined {
@@ -129,51 +144,34 @@ function summaryLines(s: SyncSummary, elapsedMs: number): string[] {
   ];
 }
 
-export async function syncCommand(
-  ctx: Context,
-  paths: string[],
-  options: SyncCommandOptions,
-  interrupts: InterruptSource,
-): Promise<ExitCodeValue> {
+/** What one sync pass needs, set up once per command (and kept across `--watch` passes). */
+interface Pass {
+  ctx: Context;
+  options: SyncCommandOptions;
+  client: KisClient;
+  baseUrl: string | undefined;
+  journal: Journal | undefined;
+  items: () => AsyncIterable<SyncItem>;
+  syncOptions: Omit<SyncOptions, 'signal' | 'onProgress'>;
+  /** The run in progress, for Ctrl-C. */
+  current: SyncRun | undefined;
+  abort: AbortController;
+}
+
+/** One sync: the plan, then (unless a dry run) its run; the exit code of that pass. */
+async function syncPass(pass: Pass): Promise<ExitCodeValue> {
+  const { ctx, options, baseUrl } = pass;
   const { out, io } = ctx;
-  const limits = runLimits(options);
-  const maxDelete = parseMaxDelete(options.maxDelete);
-  const source = options.source === undefined ? undefined : checkSource('--source', options.source);
-  const baseDir = await resolveBaseDir(io.cwd, options.baseDir);
-  const inputs = await readInputs(paths, io);
-  const owns = await ownership(inputs, baseDir, options);
-  const { client, baseUrl } = await connect(ctx, false);
-  const journal = await openRunJournal(
-    options.journal ?? defaultJournal(baseUrl ?? '', options.ccPair),
-    io.cwd,
-  );
-  const filter = { include: options.include, exclude: options.exclude };
-  const itemOptions = {
-    source,
-    idPrefix: options.namespace,
-    uploadFailure: (error: unknown) => describeFailure(error, baseUrl).message,
-  };
-  async function* items() {
-    for await (const unit of units(inputs, io.stdin, baseDir, filter)) {
-      const entry = entryOf(unit, itemOptions);
-      if (entry.kind === 'item') yield entry.item;
-      else out.result({ ref: entry.ref, status: 'ignored', reason: entry.reason });
-    }
-  }
   const progress = createProgress(io, {
     label: 'syncing',
     enabled: !out.mode.quiet,
     paint: out.err,
   });
-  const abort = new AbortController();
   const started = Date.now();
   try {
-    const session = await client.sync(items(), {
-      ...limits,
-      ccPairId: options.ccPair,
-      owns,
-      journal: journal?.journal,
-      signal: abort.signal,
+    const session = await pass.client.sync(pass.items(), {
+      ...pass.syncOptions,
+      signal: pass.abort.signal,
       onProgress: (p) =>
         progress.update({
           processed: p.done,
@@ -185,9 +183,6 @@ export async function syncCommand(
           pausedSince: p.pausedSince,
           pauseReason: p.pauseReason,
         }),
-      ...(options.prune ? { prune: true } : {}),
-      ...(maxDelete === undefined ? {} : { maxDelete }),
-      ...(options.force ? { force: true } : {}),
     });
     const { plan } = session;
     printPlan(out, plan, options);
@@ -203,23 +198,11 @@ export async function syncCommand(
     }
     progress.setTotal(plan.create.length + plan.update.length + plan.unknown.length);
     const run = session.run();
-    const interruption = onInterrupts(interrupts, {
-      first: () => {
-        progress.log(
-          'interrupted: finishing the requests in flight (press Ctrl-C again to abort them)',
-        );
-        run.stop();
-      },
-      again: () => abort.abort(),
-    });
+    pass.current = run;
     const failures: string[] = [];
-    let summary: SyncSummary;
-    try {
-      for await (const r of run) report(out, r, failures, baseUrl);
-      summary = await run.done();
-    } finally {
-      interruption.off();
-    }
+    for await (const r of run) report(out, r, failures, baseUrl);
+    const summary = await run.done();
+    pass.current = undefined;
     progress.stop();
     const elapsedMs = Date.now() - started;
     out.result(
@@ -230,16 +213,153 @@ export async function syncCommand(
       out.human('Failures:');
       for (const f of failures) out.human(`  ${f}`);
     }
-    if (summary.stopped && interruption.count() === 0) {
+    if (summary.stopped === 'cancelled') return ExitCode.Interrupted;
+    if (summary.stopped) {
       out.error(`the run stopped: ${summary.stopped}; run the same command again to resume`);
       return ExitCode.Fatal;
     }
-    if (interruption.count() > 0) return ExitCode.Interrupted;
     return summary.failed + summary.notDeletable > 0 ? ExitCode.ItemsFailed : ExitCode.Ok;
   } finally {
+    pass.current = undefined;
     progress.stop();
+  }
+}
+
+export async function syncCommand(
+  ctx: Context,
+  paths: string[],
+  options: SyncCommandOptions,
+  interrupts: InterruptSource,
+): Promise<ExitCodeValue> {
+  const { out, io } = ctx;
+  const limits = runLimits(options);
+  const maxDelete = parseMaxDelete(options.maxDelete);
+  const source = options.source === undefined ? undefined : checkSource('--source', options.source);
+  const baseDir = await resolveBaseDir(io.cwd, options.baseDir);
+  const inputs = await readInputs(paths, io);
+  if (options.watch && (inputs.stdin || options.dryRun)) {
+    throw new UsageError('sync --watch: not with - (stdin) or --dry-run');
+  }
+  const owns = await ownership(inputs, baseDir, options);
+  const { client, baseUrl } = await connect(ctx, false);
+  const journal = await openRunJournal(
+    options.journal ?? defaultJournal(baseUrl ?? '', options.ccPair),
+    io.cwd,
+  );
+  const filter = { include: options.include, exclude: options.exclude };
+  const itemOptions = {
+    source,
+    idPrefix: options.namespace,
+    uploadFailure: (error: unknown) => describeFailure(error, baseUrl).message,
+  };
+  const pass: Pass = {
+    ctx,
+    options,
+    client,
+    baseUrl,
+    journal: journal?.journal,
+    items: async function* () {
+      for await (const unit of units(inputs, io.stdin, baseDir, filter)) {
+        const entry = entryOf(unit, itemOptions);
+        if (entry.kind === 'item') yield entry.item;
+        else out.result({ ref: entry.ref, status: 'ignored', reason: entry.reason });
+      }
+    },
+    syncOptions: {
+      ...limits,
+      ccPairId: options.ccPair,
+      owns,
+      ...(journal ? { journal: journal.journal } : {}),
+      ...(options.prune ? { prune: true } : {}),
+      ...(maxDelete === undefined ? {} : { maxDelete }),
+      ...(options.force ? { force: true } : {}),
+    },
+    current: undefined,
+    abort: new AbortController(),
+  };
+  let stopWatching: (() => void) | undefined;
+  const interruption = onInterrupts(interrupts, {
+    first: () => {
+      if (pass.current) {
+        out.info(
+          'interrupted: finishing the requests in flight (press Ctrl-C again to abort them)',
+        );
+        pass.current.stop();
+      }
+      stopWatching?.();
+    },
+    again: () => pass.abort.abort(),
+  });
+  try {
+    const code = await syncPass(pass);
+    if (!options.watch || interruption.count() > 0) return code;
+    return await watchPaths(pass, [...inputs.walk, ...inputs.jsonl], code, (stop) => {
+      stopWatching = stop;
+    });
+  } finally {
+    interruption.off();
     journal?.journal.close();
   }
+}
+
+/**
+ * `--watch`: after the first pass, a new pass each time the paths have changed and settled (a
+ * saved file is updated, a deleted one pruned, a rename is both). Ends on Ctrl-C, with the exit
+ * code of the last pass.
+ */
+async function watchPaths(
+  pass: Pass,
+  paths: string[],
+  first: ExitCodeValue,
+  onStop: (stop: () => void) => void,
+): Promise<ExitCodeValue> {
+  const { out } = pass.ctx;
+  const { watch } = await import('chokidar');
+  const watcher = watch(paths, {
+    ignoreInitial: true,
+    // hidden files are not synced (as kis ingest skips them), so their changes are not events
+    ignored: (path: string) => basename(path).startsWith('.') && !paths.includes(path),
+    awaitWriteFinish: { stabilityThreshold: WATCH_SETTLE_MS, pollInterval: 50 },
+  });
+  let last = first;
+  let timer: NodeJS.Timeout | undefined;
+  let pending = false;
+  let running: Promise<void> | undefined;
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const runPass = async () => {
+    if (running) {
+      pending = true; // one more pass once this one ends
+      return;
+    }
+    running = (async () => {
+      do {
+        pending = false;
+        last = await syncPass(pass);
+      } while (pending);
+    })();
+    await running;
+    running = undefined;
+  };
+  watcher.on('all', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void runPass(), WATCH_DEBOUNCE_MS);
+  });
+  await new Promise<void>((resolve, reject) => {
+    watcher.once('ready', resolve);
+    watcher.once('error', reject);
+  });
+  out.info(`watching ${paths.length} path(s) for changes; Ctrl-C to stop`);
+  onStop(() => {
+    clearTimeout(timer);
+    finish();
+  });
+  await finished;
+  await running;
+  await watcher.close();
+  return last;
 }
 
 /** One result: a JSON line (`--json`), a text line with `--verbose`; failures kept for the end. */
