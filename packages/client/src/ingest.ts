@@ -46,6 +46,12 @@ export interface IngestItem {
   ccPairId?: number | null | undefined;
   /** Opaque caller label carried into the result, e.g. `docs/a.md` or `export.jsonl:17`. */
   ref?: string | undefined;
+  /**
+   * A cheap stamp of what the document is built from (a file's size and mtime, with the options
+   * that shape the document), recorded in the journal with the acknowledgement: `kis.sync` takes
+   * a matching one as proof the item is unchanged, without reading it.
+   */
+  fingerprint?: string | undefined;
 }
 
 /** What a `load` gets from the run. */

@@ -17,6 +17,8 @@ export interface JournalEntry {
   ccPairId: number | null;
   /** ISO timestamp of the acknowledgement. */
   at: string;
+  /** The item's `fingerprint` (e.g. a file's size and mtime), when it had one. */
+  fingerprint?: string | undefined;
 }
 
 /** One image uploaded for a run's documents: its content's SHA-256 and the server's file id. */
@@ -44,6 +46,11 @@ export interface IngestJournal {
   uploadOf?(sha256: string): string | undefined | Promise<string | undefined>;
   /** Optional: store an upload durably (see `uploadOf`). */
   recordUpload?(entry: UploadEntry): void | Promise<void>;
+  /**
+   * Optional: the fingerprint recorded with `id`'s last acknowledgement. With it, `kis.sync`
+   * counts an item whose `fingerprint` matches as unchanged without building its document.
+   */
+  fingerprintOf?(id: string): string | undefined | Promise<string | undefined>;
 }
 
 /**

@@ -16,11 +16,16 @@ import {
 
 class MemoryJournal implements IngestJournal {
   readonly acked = new Map<string, string>();
+  readonly fingerprints = new Map<string, string | undefined>();
   has(id: string, hash: string) {
     return this.acked.get(id) === hash;
   }
   record(entry: JournalEntry) {
     this.acked.set(entry.id, entry.hash);
+    this.fingerprints.set(entry.id, entry.fingerprint);
+  }
+  fingerprintOf(id: string) {
+    return this.fingerprints.get(id);
   }
 }
 
@@ -159,6 +164,31 @@ for (const profile of ['seed', 'deployed'] as const) {
       expect(rebuilt.plan.update.map((e) => e.documentId)).toEqual(['docs%2Fa']);
       expect(rebuilt.plan.delete.map((e) => e.documentId)).toEqual(['docs%2Fb']);
       expect(await ids()).toEqual(['docs%2Fa', 'other%2Fx']);
+    });
+
+    it('a matching fingerprint proves an item unchanged without building it', async () => {
+      const journal = new MemoryJournal();
+      let loads = 0;
+      const item = (fingerprint: string, text: string) => ({
+        id: 'docs/a',
+        fingerprint,
+        load: () => {
+          loads++;
+          return doc('docs/a', text);
+        },
+      });
+      await sync([item('1:100', 'A')], journal);
+      expect(loads).toBe(1);
+      const same = await sync([item('1:100', 'A')], journal);
+      expect(same.plan.unchanged).toHaveLength(1);
+      expect(loads).toBe(1);
+      // another fingerprint: built and hashed; same content is still unchanged
+      const touched = await sync([item('1:200', 'A')], journal);
+      expect(touched.plan.unchanged).toHaveLength(1);
+      expect(loads).toBe(2);
+      const edited = await sync([item('2:300', 'A2')], journal);
+      expect(edited.plan.update).toHaveLength(1);
+      expect(writes()).toEqual(['POST /svc-api/ingestion', 'POST /svc-api/ingestion']);
     });
 
     it('a document already gone when deleted counts as deleted (404)', async () => {

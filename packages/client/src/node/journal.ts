@@ -2,7 +2,8 @@
  * The JSONL file journal for `ingestMany` (Node only).
  *
  * Format: a header line `{"kis":"ingest-journal","v":1}`, then one line per acknowledged document:
- * `{"id":"…","hash":"…","status":"created","ccPairId":3,"at":"2024-…Z"}`, and one per image
+ * `{"id":"…","hash":"…","status":"created","ccPairId":3,"at":"2024-…Z"}` (with `"fp":"…"` when
+ * the item had a fingerprint), and one per image
  * uploaded for a document: `{"upload":"<sha256>","fileId":"…","name":"a.png"}`. Append-only; the
  * last line for an id wins. Each acknowledgement is appended with one `write` to a file opened with
  * O_APPEND before the document counts as done, so a process killed at any moment (SIGKILL)
@@ -31,6 +32,7 @@ export class FileJournal implements IngestJournal {
   readonly path: string;
   private fd: number | undefined;
   private readonly acked = new Map<string, string>();
+  private readonly fingerprints = new Map<string, string>();
   private readonly uploads = new Map<string, string>();
   private readonly fsync: boolean;
   /** Lines dropped on open because the last one was torn. */
@@ -94,9 +96,12 @@ export class FileJournal implements IngestJournal {
           `${this.path}:${i + 1}: not valid JSON; the journal is damaged (remove that line to go on)`,
         );
       }
-      if (typeof entry.id === 'string' && typeof entry.hash === 'string')
+      if (typeof entry.id === 'string' && typeof entry.hash === 'string') {
         this.acked.set(entry.id, entry.hash);
-      else if (typeof entry.upload === 'string' && typeof entry.fileId === 'string')
+        const fp = (entry as { fp?: unknown }).fp;
+        if (typeof fp === 'string') this.fingerprints.set(entry.id, fp);
+        else this.fingerprints.delete(entry.id);
+      } else if (typeof entry.upload === 'string' && typeof entry.fileId === 'string')
         this.uploads.set(entry.upload, entry.fileId);
     }
     if (torn) ftruncateSync(fd, Buffer.byteLength(complete, 'utf8'));
@@ -132,9 +137,16 @@ export class FileJournal implements IngestJournal {
       status: entry.status,
       ccPairId: entry.ccPairId,
       at: entry.at,
+      ...(entry.fingerprint === undefined ? {} : { fp: entry.fingerprint }),
     });
     this.append(this.fd, `${line}\n`);
     this.acked.set(entry.id, entry.hash);
+    if (entry.fingerprint === undefined) this.fingerprints.delete(entry.id);
+    else this.fingerprints.set(entry.id, entry.fingerprint);
+  }
+
+  fingerprintOf(id: string): string | undefined {
+    return this.fingerprints.get(id);
   }
 
   uploadOf(sha256: string): string | undefined {

@@ -4,6 +4,7 @@
  * prints the plan, and reports the run. Planning, the journal, retries, outages and deletions are
  * the client's.
  */
+import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type {
@@ -88,6 +89,26 @@ async function ownership(
   }
   return (id) => exact.has(id) || prefixes.some((p) => id.startsWith(p));
 }
+
+/**
+ * A file's fingerprint for the journal: its size and mtime, with what else shapes its document
+ * (the source value, this version's extraction), so a sync need not read a file that has not
+ * changed since its last acknowledgement. Undefined when the file cannot be stat'ed (the run
+ * then reads it and reports why).
+ */
+function fileFingerprint(path: string, source: string | undefined): string | undefined {
+  try {
+    // synchronous: one stat of a few µs per file, where awaiting 10,000 async ones in turn
+    // costs the sync most of its time (bench/sync.mjs)
+    const info = statSync(path);
+    return `${info.size}:${info.mtimeMs}:${source ?? 'file'}:${EXTRACTION_VERSION}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bump when extraction changes what a file's document holds: fingerprints then stop matching. */
+const EXTRACTION_VERSION = 1;
 
 /** The default journal: `.kis/sync/<base URL>-pair-<id>.jsonl`, one per server and pair. */
 function defaultJournal(baseUrl: string, ccPair: number): string {
@@ -261,8 +282,15 @@ export async function syncCommand(
     items: async function* () {
       for await (const unit of units(inputs, io.stdin, baseDir, filter)) {
         const entry = entryOf(unit, itemOptions);
-        if (entry.kind === 'item') yield entry.item;
-        else out.result({ ref: entry.ref, status: 'ignored', reason: entry.reason });
+        if (entry.kind === 'ignored') {
+          out.result({ ref: entry.ref, status: 'ignored', reason: entry.reason });
+          continue;
+        }
+        if (unit.kind === 'file') {
+          const fingerprint = fileFingerprint(unit.file.path, itemOptions.source);
+          if (fingerprint !== undefined) entry.item.fingerprint = fingerprint;
+        }
+        yield entry.item;
       }
     },
     syncOptions: {

@@ -452,6 +452,7 @@ export class BulkRun implements IngestRun {
           status,
           ccPairId,
           at: new Date().toISOString(),
+          ...(item?.fingerprint === undefined ? {} : { fingerprint: item.fingerprint }),
         });
       } catch (err) {
         const error = new KisError(

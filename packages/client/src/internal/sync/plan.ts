@@ -94,6 +94,11 @@ async function provenUnchanged(
   signal: AbortSignal,
 ): Promise<boolean> {
   const { item } = entry;
+  // a matching fingerprint proves it without reading the item (README, "Sync")
+  const fingerprint = isItem(item) ? item.fingerprint : undefined;
+  if (fingerprint !== undefined && journal.fingerprintOf) {
+    if ((await journal.fingerprintOf(entry.documentId)) === fingerprint) return true;
+  }
   let document: IngestionDocumentInput;
   try {
     document = isItem(item)
