@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +8,11 @@ import {
   collect,
   emulator,
   envFor,
+  journalEntries,
   jsonLines,
   kis,
   spawnKis,
+  waitForJournal,
 } from '../helpers/cli.js';
 import { PNG_1X1, writeTree } from '../helpers/fixtures.js';
 
@@ -47,36 +48,6 @@ afterAll(async () => {
 beforeEach(() => {
   emu.state.reset();
 });
-
-/** The acknowledgements among the complete lines of the journal (not its header or uploads). */
-function journalEntries(path: string): { id: string }[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return [];
-  }
-  const lines = text.split('\n');
-  lines.pop(); // an incomplete (or empty) last line
-  return lines
-    .slice(1)
-    .map((l) => JSON.parse(l) as { id?: string })
-    .filter((e): e is { id: string } => typeof e.id === 'string');
-}
-
-/** Polls the journal until it holds `count` acknowledgements (the run is well under way). */
-async function waitForJournal(
-  path: string,
-  count: number,
-  child: { exitCode: number | null },
-): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (journalEntries(path).length < count) {
-    if (child.exitCode !== null) throw new Error(`kis exited early with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error('the journal did not fill in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 function storedIds(): string[] {
   return emu.state

@@ -16,6 +16,7 @@ import {
   type Recorder,
   recordingProxy,
   spawnKis,
+  waitForJournal,
 } from '../helpers/cli.js';
 import { writeTree } from '../helpers/fixtures.js';
 
@@ -223,5 +224,53 @@ describe('kis sync', () => {
     const r = await done;
     expect(r.code, r.stderr).toBe(0);
     expect(stored()).toEqual(['docs/b.txt', 'docs/moved.md', 'other/x.txt']);
+  });
+});
+
+describe('kis sync killed in mid-run', () => {
+  let slow: Emulator;
+  beforeAll(async () => {
+    slow = await emulator({ latencyMs: 40 });
+  });
+  afterAll(async () => {
+    await slow?.close();
+  });
+
+  it('resumes: the next sync sends what was not acknowledged and the pair equals the folder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kis-sync-kill-'));
+    const files = Object.fromEntries(
+      Array.from({ length: 200 }, (_, i) => [`docs/n${i}.txt`, `note ${i}`]),
+    );
+    await writeTree(dir, files);
+    const slowEnv = { KIS_BASE_URL: slow.baseUrl, KIS_API_KEY: ADMIN_KEY };
+    const config = '{"file_locations": []}';
+    const made = await kis(
+      ['--json', 'connector', 'create', '--name', 'k', '--source', 'file', '--config', config],
+      {
+        env: slowEnv,
+        cwd: dir,
+      },
+    );
+    const id = String(jsonLines(made.stdout)[0]?.cc_pair_id);
+    const args = ['sync', 'docs', '--cc-pair', id, '--prune', '--journal', 'j.jsonl'];
+    const child = spawnKis(args, { env: slowEnv, cwd: dir });
+    const killed = collect(child);
+    await waitForJournal(join(dir, 'j.jsonl'), 30, child);
+    child.kill('SIGKILL');
+    await killed;
+    const before = slow.stats().ingestion.requests;
+    const again = await kis(['--json', ...args], { env: slowEnv, cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    const plan = jsonLines(again.stdout).find((l) => typeof l.plan === 'object')?.plan as {
+      unchanged: number;
+    };
+    expect(plan.unchanged).toBeGreaterThanOrEqual(30);
+    expect(slow.stats().ingestion.requests - before).toBe(200 - plan.unchanged);
+    const stored = slow.state
+      .documents({ limit: -1 })
+      .map((d) => decodeURIComponent(d.id))
+      .sort();
+    expect(stored).toEqual(Object.keys(files).sort());
+    await rm(dir, { recursive: true, force: true });
   });
 });

@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -202,4 +202,34 @@ export async function deadUrl(): Promise<string> {
   const url = await listen(server);
   await closeServer(server);
   return `${url}/api`;
+}
+
+/** The acknowledgements among the complete lines of the journal (not its header or uploads). */
+export function journalEntries(path: string): { id: string }[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const lines = text.split('\n');
+  lines.pop(); // an incomplete (or empty) last line
+  return lines
+    .slice(1)
+    .map((l) => JSON.parse(l) as { id?: string })
+    .filter((e): e is { id: string } => typeof e.id === 'string');
+}
+
+/** Polls the journal until it holds `count` acknowledgements (the run is well under way). */
+export async function waitForJournal(
+  path: string,
+  count: number,
+  child: { exitCode: number | null },
+): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (journalEntries(path).length < count) {
+    if (child.exitCode !== null) throw new Error(`kis exited early with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error('the journal did not fill in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
