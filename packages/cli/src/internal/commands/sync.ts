@@ -4,9 +4,9 @@
  * prints the plan, and reports the run. Planning, the journal, retries, outages and deletions are
  * the client's.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type {
   KisClient,
   SyncItem,
@@ -263,10 +263,12 @@ export async function syncCommand(
   }
   const owns = await ownership(inputs, baseDir, options);
   const { client, baseUrl } = await connect(ctx, false);
-  const journal = await openRunJournal(
-    options.journal ?? defaultJournal(baseUrl ?? '', options.ccPair),
-    io.cwd,
-  );
+  const journalPath = options.journal ?? defaultJournal(baseUrl ?? '', options.ccPair);
+  // a dry run reads a journal that exists and creates none
+  const journal =
+    options.dryRun && !existsSync(resolve(io.cwd, journalPath))
+      ? undefined
+      : await openRunJournal(journalPath, io.cwd);
   const filter = { include: options.include, exclude: options.exclude };
   const itemOptions = {
     source,
