@@ -155,9 +155,9 @@ async function check(
     : g.validateCredentialJsonBySource) as unknown as Validator;
   const data = { [source]: value };
   if (validate(data)) return [];
-  const table = g.CONFIG_TABLE[source];
-  const keys = kind === 'config' ? (table?.keys ?? []) : (g.CREDENTIAL_KEYS[source] ?? []);
-  const groups = kind === 'config' ? table?.groups : undefined;
+  const table = kind === 'config' ? g.CONFIG_TABLE[source] : undefined;
+  const keys = table?.keys ?? g.CREDENTIAL_KEYS[source] ?? [];
+  const groups = table?.groups;
   return issuesOf(validate.errors ?? [], data, source, base, keys, groups, kind === 'credential');
 }
 

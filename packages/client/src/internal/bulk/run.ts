@@ -31,21 +31,12 @@ import { type PreparedIngestion, prepareIngestion } from './prepare.js';
 import { neverReached, runStopping } from './refusals.js';
 import { BULK_DEFAULTS, classify, retryDelayMs } from './retry-policy.js';
 import { Slots } from './slots.js';
-import { puller } from './source.js';
+import { isItem, puller } from './source.js';
 import { RunUploads } from './uploads.js';
 
 /** The error of documents not stored because the run stopped by itself (`summary.stopped`). */
 export class RunStopped extends KisError {
   static override readonly kind: string = 'RunStopped';
-}
-
-/** An `IngestItem` (a document with options, or a loader), as opposed to a bare document. */
-function isItem(x: unknown): x is IngestItem {
-  if (typeof x !== 'object' || x === null || 'semantic_identifier' in x) return false;
-  return (
-    ('document' in x && typeof (x as { document: unknown }).document === 'object') ||
-    ('load' in x && typeof (x as { load: unknown }).load === 'function')
-  );
 }
 
 const errorOf = (err: unknown): KisError =>

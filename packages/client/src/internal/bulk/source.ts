@@ -1,5 +1,14 @@
 /** Pulling from the caller's documents, sync or async, one at a time as the run has room. */
-import type { IngestInput } from '../../ingest.js';
+import type { IngestInput, IngestItem } from '../../ingest.js';
+
+/** An `IngestItem` (a document with options, or a loader), as opposed to a bare document. */
+export function isItem(x: unknown): x is IngestItem {
+  if (typeof x !== 'object' || x === null || 'semantic_identifier' in x) return false;
+  return (
+    ('document' in x && typeof (x as { document: unknown }).document === 'object') ||
+    ('load' in x && typeof (x as { load: unknown }).load === 'function')
+  );
+}
 
 type Pull = () => Promise<IteratorResult<IngestInput>> | IteratorResult<IngestInput>;
 

@@ -4,11 +4,11 @@
  */
 import { normalizeDocumentId } from '@kis/spec/rules';
 import type { KisClient } from '../../client.js';
-import type { IngestItem } from '../../ingest.js';
 import { contentHash, type IngestJournal } from '../../journal.js';
 import type { SyncItem, SyncOptions, SyncPlan, SyncPlanEntry } from '../../sync.js';
 import type { IngestionDocumentInput } from '../../types.js';
 import { prepareIngestion } from '../bulk/prepare.js';
+import { isItem } from '../bulk/source.js';
 import { RunUploads } from '../bulk/uploads.js';
 
 /** An item of the source with what the plan learnt about it. */
@@ -26,17 +26,12 @@ export interface Planned {
   toSend: PlannedItem[];
 }
 
-const isItem = (x: SyncItem): x is IngestItem & { id?: string } =>
-  typeof x === 'object' && x !== null && ('load' in x || 'document' in x);
-
 /** The stored id of an item, when it can be known without building the document. */
 function idOf(item: SyncItem, ccPairId: number): string | undefined {
   try {
     if (isItem(item)) {
-      if (typeof item.id === 'string' && item.id !== '') {
-        return prepareIngestion({ id: item.id } as IngestionDocumentInput, ccPairId, false)
-          .documentId;
-      }
+      const { id } = item as { id?: unknown };
+      if (typeof id === 'string' && id !== '') return normalizeDocumentId(id);
       return item.document
         ? prepareIngestion(item.document, ccPairId, false).documentId
         : undefined;

@@ -7,6 +7,7 @@ import type { KisClient } from '../../client.js';
 import { BadRequestError, KisError, NotFoundError } from '../../errors.js';
 import type { IngestInput, IngestItem, IngestRun } from '../../ingest.js';
 import type { SyncOptions, SyncResult, SyncRun, SyncSummary } from '../../sync.js';
+import { isItem } from '../bulk/source.js';
 import type { Planned, PlannedItem } from './plan.js';
 
 const DELETE_CONCURRENCY = 4;
@@ -15,10 +16,9 @@ const DELETE_RETRIES = 8;
 
 /** The input `ingestMany` gets for a planned item (the plan's document when it built one). */
 function inputOf(p: PlannedItem): IngestInput {
-  const item = p.item as IngestItem & { id?: string };
-  if (!('load' in item) && !('document' in item)) return item;
-  if (p.document === undefined) return item;
-  const { load: _load, id: _id, ...rest } = item;
+  const item = p.item;
+  if (!isItem(item) || p.document === undefined) return item;
+  const { load: _load, id: _id, ...rest } = item as IngestItem & { id?: string };
   return { ...rest, document: p.document };
 }
 
