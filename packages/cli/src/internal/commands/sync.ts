@@ -28,13 +28,13 @@ import {
   connect,
   type IngestOptions,
   type InterruptSource,
-  type Journal,
   onInterrupts,
   openRunJournal,
   runLimits,
 } from './ingest/index.js';
 import { type Inputs, readInputs, resolveBaseDir, units } from './ingest/inputs.js';
 import { entryOf } from './ingest/items.js';
+import { progressCounts } from './ingest/report.js';
 
 export interface SyncCommandOptions extends Omit<IngestOptions, 'ccPair'> {
   ccPair: number;
@@ -171,7 +171,6 @@ interface Pass {
   options: SyncCommandOptions;
   client: KisClient;
   baseUrl: string | undefined;
-  journal: Journal | undefined;
   items: () => AsyncIterable<SyncItem>;
   syncOptions: Omit<SyncOptions, 'signal' | 'onProgress'>;
   /** The run in progress, for Ctrl-C. */
@@ -193,17 +192,7 @@ async function syncPass(pass: Pass): Promise<ExitCodeValue> {
     const session = await pass.client.sync(pass.items(), {
       ...pass.syncOptions,
       signal: pass.abort.signal,
-      onProgress: (p) =>
-        progress.update({
-          processed: p.done,
-          failed: p.failed,
-          skipped: p.skipped,
-          ratePerSec: p.ratePerSec,
-          concurrency: p.concurrency,
-          waiting: p.waiting,
-          pausedSince: p.pausedSince,
-          pauseReason: p.pauseReason,
-        }),
+      onProgress: (p) => progress.update(progressCounts(p)),
     });
     const { plan } = session;
     printPlan(out, plan, options);
@@ -280,7 +269,6 @@ export async function syncCommand(
     options,
     client,
     baseUrl,
-    journal: journal?.journal,
     items: async function* () {
       for await (const unit of units(inputs, io.stdin, baseDir, filter)) {
         const entry = entryOf(unit, itemOptions);

@@ -21,6 +21,20 @@ export interface RunEnd {
   ccPair: number | undefined;
 }
 
+/** The progress line's counts from a run's progress (kis ingest and kis sync alike). */
+export function progressCounts(p: IngestProgress): ProgressCounts {
+  return {
+    processed: p.done,
+    failed: p.failed,
+    skipped: p.skipped,
+    ratePerSec: p.ratePerSec,
+    concurrency: p.concurrency,
+    waiting: p.waiting,
+    pausedSince: p.pausedSince,
+    pauseReason: p.pauseReason,
+  };
+}
+
 /**
  * Collects and prints the results of one run. The counts are the client's (its progress and
  * summary); the report keeps only what the client never sees (ignored files) and what the text
@@ -65,20 +79,10 @@ export class IngestReport {
 
   /** The progress line's counts: the client's, plus the ignored files. */
   progress(p: IngestProgress): ProgressCounts {
-    return {
-      processed: p.done + this.ignored,
-      failed: p.failed,
-      skipped: p.skipped,
-      ...(this.options.dryRun
-        ? {}
-        : {
-            ratePerSec: p.ratePerSec,
-            concurrency: p.concurrency,
-            waiting: p.waiting,
-            pausedSince: p.pausedSince,
-            pauseReason: p.pauseReason,
-          }),
-    };
+    const counts = progressCounts(p);
+    counts.processed += this.ignored;
+    if (!this.options.dryRun) return counts;
+    return { processed: counts.processed, failed: counts.failed, skipped: counts.skipped };
   }
 
   /** The `{"summary": …}` line (`--json`) or the text summary. */
