@@ -232,6 +232,8 @@ function configSchema(source, info) {
   const groups = groupSchemas(info.groups, new Set(Object.keys(properties)));
   if (groups.length > 0) schema.allOf = groups;
   if (serverRequired.length > 0) schema['x-kis-server-required'] = serverRequired;
+  // how the admin interface creates the source's connectors: the default `input_type`
+  if (info.input_type) schema['x-kis-input-type'] = info.input_type;
   return { name, schema };
 }
 

@@ -44,6 +44,7 @@ export function connectorFields(spec) {
     const serverRequired = new Set(schema['x-kis-server-required'] ?? []);
     const entry = {
       closed: schema.additionalProperties === false,
+      ...(schema['x-kis-input-type'] ? { inputType: schema['x-kis-input-type'] } : {}),
       fields: Object.entries(schema.properties ?? {}).map(([name, s]) =>
         field(name, s, required.has(name), serverRequired.has(name)),
       ),

@@ -37,6 +37,8 @@ export interface ConnectorFieldGroup {
 export interface SourceFields {
   /** Deployed servers refuse keys the entry does not list. */
   closed: boolean;
+  /** The `input_type` the admin interface creates the source's connectors with. */
+  inputType?: string;
   fields: ConnectorField[];
   groups: ConnectorFieldGroup[];
   credential?: { keys: { name: string; required?: boolean }[]; alternatives?: string[][] };
