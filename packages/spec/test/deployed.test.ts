@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isDateTime } from '../formats/index.js';
-import { ROLES, ROUTE_VARIANTS } from '../src/rules/index.js';
+import { isMaskedValue, MASK_EXEMPT_KEYS, ROLES, ROUTE_VARIANTS } from '../src/rules/index.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the test walks an arbitrary JSON document
 type Json = Record<string, any>;
@@ -66,6 +66,19 @@ describe('x-kis extensions', () => {
       uploadUserFiles: ['basic', 'basic'],
       uploadProjectFiles: ['basic', 'basic'],
       getVersion: ['basic', 'basic'],
+      listConnectors: ['basic', 'curator'],
+      getConnector: ['basic', 'curator'],
+      updateConnector: ['admin', 'curator'],
+      deleteConnector: ['admin', 'curator'],
+      listConnectorStatus: ['admin', 'curator'],
+      getCcPair: ['admin', 'curator'],
+      renameCcPair: ['admin', 'curator'],
+      setCcPairStatus: ['admin', 'curator'],
+      createDeletionAttempt: ['admin', 'curator'],
+      getCredential: ['basic', 'curator'],
+      updateCredential: ['admin', 'curator'],
+      replaceCredentialJson: ['basic', 'curator'],
+      deleteCredential: ['basic', 'curator'],
     };
     const actual = Object.fromEntries(
       operations.map(({ op }) => [
@@ -246,5 +259,118 @@ describe('documents as deployed servers read them', () => {
     expect(
       valid('IngestionDocument', doc([{ text: 'x' }], { external_access: { is_public: true } })),
     ).toBe(false);
+  });
+});
+
+describe('listing, updating and deleting (deployed servers)', () => {
+  it("has the operations at deployed servers' paths, tagged as extensions, for both profiles", () => {
+    const expected: Array<[string, string, string]> = [
+      ['listConnectors', 'get', '/manage/connector'],
+      ['getConnector', 'get', '/manage/connector/{connector_id}'],
+      ['updateConnector', 'patch', '/manage/admin/connector/{connector_id}'],
+      ['deleteConnector', 'delete', '/manage/admin/connector/{connector_id}'],
+      ['listConnectorStatus', 'get', '/manage/admin/connector/status'],
+      ['getCcPair', 'get', '/manage/admin/cc-pair/{cc_pair_id}'],
+      ['renameCcPair', 'put', '/manage/admin/cc-pair/{cc_pair_id}/name'],
+      ['setCcPairStatus', 'put', '/manage/admin/cc-pair/{cc_pair_id}/status'],
+      ['createDeletionAttempt', 'post', '/manage/admin/deletion-attempt'],
+      ['getCredential', 'get', '/manage/credential/{credential_id}'],
+      ['updateCredential', 'put', '/manage/admin/credential/{credential_id}'],
+      ['replaceCredentialJson', 'patch', '/manage/credential/{credential_id}'],
+      ['deleteCredential', 'delete', '/manage/credential/{credential_id}'],
+    ];
+    for (const [id, method, path] of expected) {
+      const found = byId(id);
+      expect([found.method, found.path], id).toEqual([method, path]);
+      expect(found.op.tags, id).toContain('Deployed-server extensions');
+      expect(found.op['x-kis-profiles'], id).toBeUndefined();
+    }
+  });
+
+  it('renames a pair with a required new_name query parameter and no body', () => {
+    const { op, path } = byId('renameCcPair');
+    const params = [...(spec.paths[path].parameters ?? []), ...(op.parameters ?? [])];
+    expect(params.find((p: Json) => p.name === 'new_name')).toMatchObject({
+      in: 'query',
+      required: true,
+      schema: { type: 'string' },
+    });
+    expect(op.requestBody).toBeUndefined();
+  });
+
+  it('answers connectors with every field deployed servers send, and no access type', () => {
+    const connector = spec.components.schemas.Connector;
+    expect([...connector.required].sort()).toEqual(
+      [
+        'connector_specific_config',
+        'credential_ids',
+        'id',
+        'indexing_start',
+        'input_type',
+        'name',
+        'prune_freq',
+        'refresh_freq',
+        'source',
+        'time_created',
+        'time_updated',
+      ].sort(),
+    );
+    expect(connector.properties).not.toHaveProperty('access_type');
+    expect(byId('updateConnector').op.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/ConnectorCreateRequest',
+    );
+  });
+
+  it('names the six pair states', () => {
+    expect(spec.components.schemas.CcPairStatus.enum).toEqual([
+      'SCHEDULED',
+      'INITIAL_INDEXING',
+      'ACTIVE',
+      'PAUSED',
+      'DELETING',
+      'INVALID',
+    ]);
+    expect(valid('CcPairStatusUpdateRequest', { status: 'PAUSED' })).toBe(true);
+    expect(valid('CcPairStatusUpdateRequest', { status: 'paused' })).toBe(false);
+  });
+
+  it('a deletion attempt answers null; an unknown credential is 401', () => {
+    const { op } = byId('createDeletionAttempt');
+    expect(op.responses['200'].content['application/json'].examples.started.value).toBeNull();
+    for (const id of ['getCredential', 'updateCredential', 'replaceCredentialJson']) {
+      const unauthorized = byId(id).op.responses['401'];
+      expect(unauthorized.$ref, id).toBe('#/components/responses/UnknownCredential');
+    }
+  });
+
+  it('every credential_json in an answer example is masked by the rule book', () => {
+    const seen: unknown[] = [];
+    const walk = (node: unknown, key?: string): void => {
+      if (Array.isArray(node)) {
+        for (const item of node) walk(item);
+      } else if (typeof node === 'object' && node !== null) {
+        for (const [k, v] of Object.entries(node)) {
+          if (k === 'credential_json' && typeof v === 'object' && v !== null) {
+            for (const [secretKey, value] of Object.entries(v)) {
+              seen.push(value);
+              if (!MASK_EXEMPT_KEYS.includes(secretKey)) {
+                expect(isMaskedValue(value), `${key ?? ''}.${secretKey}: ${value}`).toBe(true);
+              }
+            }
+          } else {
+            walk(v, k);
+          }
+        }
+      }
+    };
+    for (const { op } of operations) {
+      for (const response of Object.values(op.responses as Json)) {
+        const content = (response as Json).content?.['application/json'];
+        for (const example of Object.values((content?.examples ?? {}) as Json)) {
+          walk((example as Json).value);
+        }
+      }
+    }
+    expect(seen.length).toBeGreaterThan(10);
   });
 });

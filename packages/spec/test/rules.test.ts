@@ -10,8 +10,11 @@ import {
   deriveDocumentId,
   extensionsFor,
   fileKindOf,
+  isMaskedValue,
   isNotAuthenticated,
   isRouteNotFound,
+  MASK_EXEMPT_KEYS,
+  maskCredentialJson,
   needsCredential,
   normalizeDocumentId,
   parseValidationMessage,
@@ -312,5 +315,82 @@ describe('file kinds', () => {
       '.gif',
       '.webp',
     ]);
+  });
+});
+
+describe('masked secrets', () => {
+  const BULLETS = '••••••••••••';
+
+  it.each([
+    ['', BULLETS],
+    ['pw-987', BULLETS],
+    ['1234567890123', BULLETS], // 13 characters
+    ['12345678901234', '1234...1234'], // 14 characters
+    ['example-api-token', 'exam...oken'],
+    ['admin@example.com', 'admi....com'],
+    ['ééééééééééééé', BULLETS], // 13 code points, 26 bytes
+    ['📄📄📄📄📄📄📄📄📄📄📄📄📄📄', '📄📄📄📄...📄📄📄📄'], // 14 code points, 28 UTF-16 units
+  ])('masks the string %j as %j', (value, masked) => {
+    expect(maskCredentialJson({ secret: value })).toEqual({ secret: masked });
+    expect(isMaskedValue(masked)).toBe(true);
+  });
+
+  it('masks numbers as *****, keeps booleans and nulls, masks inside objects and lists', () => {
+    const json = {
+      port: 8,
+      ratio: 0.5,
+      enabled: true,
+      proxy: null,
+      nested: { password: 'pw-987', authentication_method: 'oauth', depth: { token: 't' } },
+      keys: ['short', 'a-much-longer-secret', 3, false, null, ['x'], { cloud_id: 'c-1' }],
+    };
+    expect(maskCredentialJson(json)).toEqual({
+      port: '*****',
+      ratio: '*****',
+      enabled: true,
+      proxy: null,
+      nested: { password: BULLETS, authentication_method: 'oauth', depth: { token: BULLETS } },
+      keys: [BULLETS, 'a-mu...cret', '*****', false, null, [BULLETS], { cloud_id: 'c-1' }],
+    });
+    expect(json.nested.password).toBe('pw-987'); // the argument is not changed
+  });
+
+  it('shows the exempt keys as they are, at the top level and in objects (not as list items)', () => {
+    expect(MASK_EXEMPT_KEYS).toEqual([
+      'authentication_method',
+      'wiki_base',
+      'cloud_name',
+      'cloud_id',
+    ]);
+    expect(
+      maskCredentialJson({
+        authentication_method: 'certificate',
+        wiki_base: 'https://wiki.example.com',
+        cloud_name: 'acme',
+        cloud_id: '42',
+        other: 'certificate',
+      }),
+    ).toEqual({
+      authentication_method: 'certificate',
+      wiki_base: 'https://wiki.example.com',
+      cloud_name: 'acme',
+      cloud_id: '42',
+      other: BULLETS,
+    });
+  });
+
+  it.each([
+    [BULLETS, true],
+    ['*****', true],
+    ['exam...oken', true],
+    ['a•b', true],
+    ['example-api-token', false],
+    ['exam..oken', false],
+    ['exam...token', false],
+    ['********', false],
+    [8, false],
+    [null, false],
+  ])('isMaskedValue(%j) is %j', (value, expected) => {
+    expect(isMaskedValue(value)).toBe(expected);
   });
 });

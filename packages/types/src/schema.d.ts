@@ -165,6 +165,292 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/manage/connector": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connectors
+         * @description Lists every connector but the ingestion one (deployed servers leave out connectors of source `ingestion_api`), including connectors that no credential is associated with yet. Access type and groups are not in these records: they belong to the pairs (`listConnectorStatus`).
+         *
+         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        get: operations["listConnectors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/connector/{connector_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector, as returned by `createConnector` or listed by `listConnectors`.
+                 * @example 7
+                 */
+                connector_id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a connector
+         * @description One connector, in the shape of `listConnectors`. An unknown id answers 404 with a `detail` message.
+         *
+         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        get: operations["getConnector"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/connector/{connector_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector, as returned by `createConnector` or listed by `listConnectors`.
+                 * @example 7
+                 */
+                connector_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a connector at once
+         * @description Removes the connector and its connector/credential pairs at once, without cleaning their documents from the index (the documents stay stored, attached to no pair). To remove indexed content, delete the pair with `createDeletionAttempt` instead. An unknown id is not an error: the answer is `success: true` with the message "Connector was already deleted". `data` is the connector id.
+         *
+         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        delete: operations["deleteConnector"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace a connector
+         * @description Replaces the connector with the body, which is the creation body: every field is set, the ones left out included. A missing `refresh_freq` becomes null (no scheduled refresh); a null or missing `prune_freq` becomes 604800 (one week). `access_type` and `groups` are taken as on creation; the connector's existing pairs keep theirs. Renaming the connector to the name another connector of the same source has is 400 with a `message`; an unknown id is 404. Answers the updated connector.
+         *
+         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting"). Sending back a `connector_specific_config` read from the server is safe: connector configurations are not masked.
+         */
+        patch: operations["updateConnector"];
+        trace?: never;
+    };
+    "/manage/admin/connector/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connector/credential pairs with their ids
+         * @description Lists every connector/credential pair with its id, its connector and its credential (secret values masked), its access type and groups. The server's default pair (source `ingestion_api`) may be listed; clients that manage their own pairs skip it.
+         *
+         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        get: operations["listConnectorStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/cc-pair/{cc_pair_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (the `data` of the association call on deployed servers, or `cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a connector/credential pair
+         * @description One pair with its state (`status`), the number of documents attached to it, its connector and its credential (secret values masked). An unknown id answers 404 with a `detail` message: after `createDeletionAttempt`, poll this call until it answers 404 to know the pair is gone.
+         *
+         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        get: operations["getCcPair"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/cc-pair/{cc_pair_id}/name": {
+        parameters: {
+            query: {
+                /**
+                 * @description The pair's new display name. Pair names are not unique.
+                 * @example JiraConnector (operations)
+                 */
+                new_name: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (`cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename a connector/credential pair
+         * @description Sets the pair's display name from the `new_name` query parameter; the call has no body. Pair names are not unique. Answers `success: true` with the pair id in `data`.
+         *
+         *     An unknown pair is 400 on deployed servers (with a `detail` message about the caller's permissions) and 404 on servers of the seed's kind, as the kis emulator plays them: clients treat both as "no such pair". Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        put: operations["renameCcPair"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/cc-pair/{cc_pair_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (`cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Pause or resume a connector/credential pair
+         * @description Sets the pair's state: `PAUSED` stops its indexing, `ACTIVE` resumes it. Deployed servers take any `CcPairStatus` value; `DELETING` starts the pair's deletion as `createDeletionAttempt` does. Deployed servers answer `{"message": "200"}` (older releases: `null`, or 202 when pausing waited for running tasks in vain).
+         *
+         *     An unknown pair is 400 on deployed servers (with a `detail` message about the caller's permissions) and 404 on servers of the seed's kind, as the kis emulator plays them: clients treat both as "no such pair". Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        put: operations["setCcPairStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/deletion-attempt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a connector/credential pair and its documents
+         * @description Starts the deletion of the pair named by its connector and credential, and answers 200 with a JSON `null` at once; the same answer comes back while the deletion runs. The pair's `status` becomes `DELETING`; then, asynchronously, its documents leave the index, the pair is removed, and its connector too when no other pair uses it. Poll `getCcPair` until it answers 404 to know the deletion is over. A pair that does not exist (any more) is 404. Current deployed servers do not require the pair to be paused first; old releases did (400 "Connector must be paused"), so pausing it first (`setCcPairStatus`) works with every release.
+         *
+         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        post: operations["createDeletionAttempt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/credential/{credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the credential, from `listCredentials` or `createCredential`.
+                 * @example 3
+                 */
+                credential_id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a credential
+         * @description One credential, in the shape of `listCredentials`, its secret values masked. An unknown id answers 401 (not 404) with a `detail` message, as deployed servers do.
+         *
+         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        get: operations["getCredential"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a credential
+         * @description Deletes a credential that no connector/credential pair uses. Answers `success: true` with the credential id in `data`. An unknown id, or a credential still used by a pair, is 400 with a `message`: a second delete of the same credential is therefore an error, not a no-op.
+         *
+         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        delete: operations["deleteCredential"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace a credential's secret configuration
+         * @description Replaces the credential's `credential_json` with the body's, whole: keys left out are removed. The body is a `CredentialBase`, but only `credential_json` is used; the name, source, flags and groups stay as they are. Answers the credential, its secret values masked. Sending back a masked value read from the server stores the mask, not the secret. An unknown id answers 401 with a `detail` message.
+         *
+         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        patch: operations["replaceCredentialJson"];
+        trace?: never;
+    };
+    "/manage/admin/credential/{credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the credential, from `listCredentials` or `createCredential`.
+                 * @example 3
+                 */
+                credential_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename a credential and merge keys into its secret configuration
+         * @description Sets the credential's name and merges the body's `credential_json` into the stored one: the keys sent replace the stored values, the keys left out keep theirs, and no key can be removed this way (use `replaceCredentialJson`). Answers the credential, its secret values masked. Sending back a masked value read from the server stores the mask, not the secret. An unknown id answers 401 with a `detail` message, as the other credential calls of deployed servers do.
+         *
+         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        put: operations["updateCredential"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/svc-api/ingestion": {
         parameters: {
             query?: never;
@@ -2173,13 +2459,13 @@ export interface components {
         SourceValue: components["schemas"]["DocumentSource"] | string;
         /**
          * Credential
-         * @description A credential record as the credential list returns it. The seed guarantees `id` and `source` only; the other fields are what deployed servers return (`docs/deployed-servers.md`). Secret values inside `credential_json` may come back masked.
+         * @description A credential record as the credential list returns it. The seed guarantees `id` and `source` only; the other fields are what deployed servers return (`docs/deployed-servers.md`). Every string inside `credential_json` comes back masked (`docs/deployed-servers.md`, "Listing, updating and deleting"): compare secrets by what was sent, never by what a server shows.
          */
         Credential: {
             /** @description Credential identifier. `0` is the default empty credential used by sources that need none (`file`, `web`). */
             id: number;
             source: components["schemas"]["SourceValue"];
-            /** @description Secret configuration of the source (deployed servers; values may be masked). */
+            /** @description Secret configuration of the source (deployed servers), masked: a string shorter than 14 characters reads as twelve bullets (U+2022), a longer one as its first and last four characters around `...`, a number as `*****`; a few keys (such as `authentication_method`) are shown as they are. */
             credential_json?: {
                 [key: string]: unknown;
             };
@@ -3172,6 +3458,155 @@ export interface components {
             processing_mode?: components["schemas"]["ProcessingMode"];
         };
         /**
+         * Connector
+         * @description A connector as deployed servers list and answer it (`docs/deployed-servers.md`, "Listing, updating and deleting"). It carries no access type or groups: those belong to the connector/credential pair (`ConnectorStatus`, `CcPairFullInfo`). Not in the seed.
+         */
+        Connector: {
+            /** @description Connector identifier, as returned by `createConnector`. */
+            id: number;
+            /** @description Display name of the connector. Deployed servers keep it unique per source. */
+            name: string;
+            source: components["schemas"]["SourceValue"];
+            /** @description How the connector reads its source (an `InputType` value, or one a newer release added). */
+            input_type: components["schemas"]["InputType"] | string;
+            /** @description Source-specific configuration, as created or last updated. */
+            connector_specific_config: {
+                [key: string]: unknown;
+            };
+            /** @description Seconds between refreshes; null means no scheduled refresh. */
+            refresh_freq: number | null;
+            /** @description Seconds between prune runs. An update with a null or missing `prune_freq` stores 604800 (one week) on deployed servers. */
+            prune_freq: number | null;
+            /**
+             * Format: date-time
+             * @description Earliest document time to index, or null.
+             */
+            indexing_start: string | null;
+            /** @description Ids of the credentials associated with the connector (one per connector/credential pair); empty until a credential is associated. */
+            credential_ids: number[];
+            /**
+             * Format: date-time
+             * @description Creation time.
+             */
+            time_created: string;
+            /**
+             * Format: date-time
+             * @description Time of the last update.
+             */
+            time_updated: string;
+        };
+        /**
+         * ConnectorStatus
+         * @description One connector/credential pair in the list of pairs with their ids (`listConnectorStatus`), as deployed servers answer it (`docs/deployed-servers.md`, "Listing, updating and deleting"). The credential's secret values are masked. Not in the seed.
+         */
+        ConnectorStatus: {
+            /** @description Id of the pair, the `cc_pair_id` of the ingestion call. */
+            cc_pair_id: number;
+            /** @description Display name of the pair (pair names are not unique). */
+            name: string | null;
+            connector: components["schemas"]["Connector"];
+            credential: components["schemas"]["Credential"];
+            /**
+             * @description Who may see the pair's documents.
+             * @enum {string}
+             */
+            access_type: "public" | "private" | "sync";
+            /** @description Ids of the user groups that may see the pair's documents (used with `private` access). */
+            groups: number[];
+        };
+        /**
+         * CcPairStatus
+         * @description State of a connector/credential pair on deployed servers (`docs/deployed-servers.md`, "Listing, updating and deleting"). A new pair is `SCHEDULED` or `INITIAL_INDEXING` until its first run, then `ACTIVE`; `PAUSED` stops its indexing; `DELETING` follows a deletion attempt until the pair is gone; `INVALID` marks a pair whose connector cannot run. Not in the seed.
+         * @example ACTIVE
+         * @enum {string}
+         */
+        CcPairStatus: "SCHEDULED" | "INITIAL_INDEXING" | "ACTIVE" | "PAUSED" | "DELETING" | "INVALID";
+        /**
+         * CcPairFullInfo
+         * @description One connector/credential pair with its state, as deployed servers answer `getCcPair` (`docs/deployed-servers.md`, "Listing, updating and deleting"). The credential's secret values are masked. Deployed servers send more fields about indexing runs (`number_of_index_attempts`, `last_index_attempt_status`, `latest_deletion_attempt`, `indexing`, `last_indexed`, ...); the listed optional ones are those the kis emulator sends too. Not in the seed.
+         */
+        CcPairFullInfo: {
+            /** @description Id of the pair (`cc_pair_id`). */
+            id: number;
+            /** @description Display name of the pair. */
+            name: string | null;
+            status: components["schemas"]["CcPairStatus"];
+            /** @description Number of documents attached to the pair. */
+            num_docs_indexed: number;
+            connector: components["schemas"]["Connector"];
+            credential: components["schemas"]["Credential"];
+            /**
+             * @description Who may see the pair's documents.
+             * @enum {string}
+             */
+            access_type: "public" | "private" | "sync";
+            /** @description Ids of the user groups that may see the pair's documents (used with `private` access). */
+            groups?: number[];
+            /** @description Number of indexing runs of the pair. */
+            number_of_index_attempts?: number;
+            /** @description Outcome of the last indexing run, or null when none ran. */
+            last_index_attempt_status?: string | null;
+            /** @description The last deletion attempt's state, or null. */
+            latest_deletion_attempt?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Whether the caller's key may change the pair. */
+            is_editable_for_current_user?: boolean;
+            /** @description Why the last deletion attempt failed, or null. */
+            deletion_failure_message?: string | null;
+            /** @description Whether an indexing run is in progress. */
+            indexing?: boolean;
+            /** @description Whether the pair's last runs all failed. */
+            in_repeated_error_state?: boolean;
+            /**
+             * Format: date-time
+             * @description End of the last successful indexing run, or null.
+             */
+            last_indexed?: string | null;
+            /**
+             * Format: date-time
+             * @description End of the last prune run, or null.
+             */
+            last_pruned?: string | null;
+        };
+        /**
+         * CcPairStatusUpdateRequest
+         * @description Body of `setCcPairStatus`: the pair's new state. Clients send `ACTIVE` (resume indexing) or `PAUSED` (stop it). Deployed servers take any `CcPairStatus` value here; to remove a pair, use `createDeletionAttempt` (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        CcPairStatusUpdateRequest: {
+            status: components["schemas"]["CcPairStatus"];
+        };
+        /**
+         * MessageResponse
+         * @description A bare `{message}` answer of deployed servers, for example `{"message": "200"}` after a pair's state changed (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        MessageResponse: {
+            /** @description Outcome, as the server words it. */
+            message: string;
+        };
+        /**
+         * ConnectorCredentialPairIdentifier
+         * @description Names a connector/credential pair by its connector and credential (deployed servers; body of `createDeletionAttempt`). A pair is unique per connector and credential.
+         */
+        ConnectorCredentialPairIdentifier: {
+            /** @description Id of the pair's connector. */
+            connector_id: number;
+            /** @description Id of the pair's credential (`0` for the default empty credential). */
+            credential_id: number;
+        };
+        /**
+         * CredentialDataUpdateRequest
+         * @description Body of `updateCredential` (deployed servers): the credential's new name and keys to merge into its stored `credential_json`. Keys not sent keep their stored values; no key can be removed this way (use `replaceCredentialJson`). Sending back a masked value read from the server stores the mask (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         */
+        CredentialDataUpdateRequest: {
+            /** @description New display name of the credential. */
+            name: string;
+            /** @description Keys to set in the stored `credential_json`. */
+            credential_json: {
+                [key: string]: unknown;
+            };
+        };
+        /**
          * IngestedDocumentSummary
          * @description One document in the lists of ingested documents and of a pair's documents (deployed servers, `docs/deployed-servers.md`).
          */
@@ -3489,6 +3924,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description A missing or invalid API key on servers of the seed (see `Unauthorized`), or a credential id that does not exist: deployed servers answer 401 (not 404) for an unknown credential on their credential calls, with the `detail` "Credential N does not exist or does not belong to user" (`docs/deployed-servers.md`, "Listing, updating and deleting"). The body is any `ErrorResponse` shape. */
+        UnknownCredential: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -3722,7 +4166,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The credential was created. `credential` is the created record as deployed servers return it (secret values may be masked). */
+            /** @description The credential was created. `credential` is the created record as deployed servers return it, every string of its `credential_json` masked (`docs/deployed-servers.md`, "Listing, updating and deleting"). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3732,6 +4176,519 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listConnectors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connectors, by id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector, as returned by `createConnector` or listed by `listConnectors`.
+                 * @example 7
+                 */
+                connector_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connector. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No connector has this id. The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    deleteConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector, as returned by `createConnector` or listed by `listConnectors`.
+                 * @example 7
+                 */
+                connector_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connector is gone (or was already). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusResponse"];
+                };
+            };
+            /** @description The main line of deployed servers refuses a connector it finds not deletable. The body is any `ErrorResponse` shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    updateConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector, as returned by `createConnector` or listed by `listConnectors`.
+                 * @example 7
+                 */
+                connector_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The connector as stored after the update. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connector"];
+                };
+            };
+            /** @description Another connector of the same source already has the new name. The body is any `ErrorResponse` shape (deployed servers: `message`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No connector has this id. The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listConnectorStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pairs, by id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorStatus"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getCcPair: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (the `data` of the association call on deployed servers, or `cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pair. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CcPairFullInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No pair has this id (or it was deleted). The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    renameCcPair: {
+        parameters: {
+            query: {
+                /**
+                 * @description The pair's new display name. Pair names are not unique.
+                 * @example JiraConnector (operations)
+                 */
+                new_name: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (`cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pair was renamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusResponse"];
+                };
+            };
+            /** @description Deployed servers: no pair has this id (or the caller may not change it). The body is any `ErrorResponse` shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No pair has this id (servers of the seed's kind). The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    setCcPairStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (`cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CcPairStatusUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The pair's state was set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"] | null;
+                };
+            };
+            /** @description Older deployed releases, when pausing: the state is set, but running indexing tasks did not stop within their wait. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description Deployed servers: no pair has this id (or the caller may not change it). The body is any `ErrorResponse` shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No pair has this id (servers of the seed's kind). The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    createDeletionAttempt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorCredentialPairIdentifier"];
+            };
+        };
+        responses: {
+            /** @description The deletion was started (or is running). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            /** @description Old deployed releases: the pair is not paused. The body is any `ErrorResponse` shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No pair joins this connector and credential (any more). The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the credential, from `listCredentials` or `createCredential`.
+                 * @example 3
+                 */
+                credential_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential (secret values masked). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            401: components["responses"]["UnknownCredential"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    deleteCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the credential, from `listCredentials` or `createCredential`.
+                 * @example 3
+                 */
+                credential_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusResponse"];
+                };
+            };
+            /** @description No credential has this id, or a connector/credential pair still uses it. The body is any `ErrorResponse` shape (deployed servers: `message`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    replaceCredentialJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the credential, from `listCredentials` or `createCredential`.
+                 * @example 3
+                 */
+                credential_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CredentialBase"];
+            };
+        };
+        responses: {
+            /** @description The credential after the update (secret values masked). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            401: components["responses"]["UnknownCredential"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    updateCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the credential, from `listCredentials` or `createCredential`.
+                 * @example 3
+                 */
+                credential_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CredentialDataUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The credential after the update (secret values masked). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            401: components["responses"]["UnknownCredential"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             default: components["responses"]["ServerError"];

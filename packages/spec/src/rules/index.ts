@@ -45,6 +45,15 @@ export { pyRepr, pyStr } from './python.js';
 export { ROLES, type Role, roleAllows } from './roles.js';
 export { ROUTE_VARIANTS, type RouteGroup } from './routes.js';
 export {
+  isMaskedValue,
+  MASK_EXEMPT_KEYS,
+  MASK_MIN_LENGTH,
+  maskCredentialJson,
+  maskSecret,
+  NUMBER_MASK,
+  SHORT_SECRET_MASK,
+} from './secrets.js';
+export {
   DEFAULT_CC_PAIR_ID,
   DEFAULT_CREDENTIAL_ID,
   DEFAULT_CREDENTIAL_SOURCE,
