@@ -191,6 +191,7 @@ function sourceTable(bundle) {
     configs[source] = {
       schema: ref.$ref.split('/').pop(),
       keys: Object.keys(schema.properties ?? {}),
+      ...(schema['x-kis-input-type'] ? { inputType: schema['x-kis-input-type'] } : {}),
       ...(Object.keys(groups).length > 0 ? { groups } : {}),
     };
   }
@@ -199,6 +200,17 @@ function sourceTable(bundle) {
     credentials[source] = Object.keys(resolve(ref).properties ?? {});
   }
   return { configs, credentials };
+}
+
+/** The spec's enumerations of the values a `kis.yaml` entry takes (AccessType as clients send it). */
+function enums(bundle) {
+  const schemas = bundle.components.schemas;
+  const lower = [...new Set(schemas.AccessType.enum.map((v) => v.toLowerCase()))];
+  return {
+    DocumentSource: schemas.DocumentSource.enum,
+    InputType: schemas.InputType.enum,
+    AccessType: lower,
+  };
 }
 
 /** Generate connector-configs.ts from the bundle (pure). */
@@ -210,10 +222,12 @@ export function generateConfigs(bundle = readBundle()) {
     '// @ts-nocheck',
     '/* biome-ignore-all lint: generated code */',
     ...imports,
-    '/** Per source: schema name, config keys, exclusive groups by `allOf` index. */',
-    `export const CONFIG_TABLE: Record<string, { schema: string; keys: readonly string[]; groups?: Record<string, { label: string; options: { label: string; fields: readonly string[] }[] }> }> = ${JSON.stringify(configs)};`,
+    '/** Per source: schema name, config keys, default input type, exclusive groups by `allOf` index. */',
+    `export const CONFIG_TABLE: Record<string, { schema: string; keys: readonly string[]; inputType?: string; groups?: Record<string, { label: string; options: { label: string; fields: readonly string[] }[] }> }> = ${JSON.stringify(configs)};`,
     '/** Per source: the credential_json keys the spec lists. */',
     `export const CREDENTIAL_KEYS: Record<string, readonly string[]> = ${JSON.stringify(credentials)};`,
+    '/** The enumerations a desired state (`kis.plan`) is checked against. */',
+    `export const ENUMS: { DocumentSource: readonly string[]; InputType: readonly string[]; AccessType: readonly string[] } = ${JSON.stringify(enums(bundle))};`,
     code,
     '',
   ].join('\n');

@@ -22,7 +22,9 @@ import { build } from 'esbuild';
 // imports that module (`export … from` a barrel carries its re-exports into the importer's
 // chunk). The client's own code fits in 10 kB (9 996 B measured without that effect). A subpath
 // export of the document-id rule in @kis/spec would bring the budget back to 10 kB.
-export const BUDGET_BYTES = 10_700;
+// 11.05 kB since the client gained the listing, update and delete calls of connectors,
+// credentials and pairs, and kis.plan/kis.apply (13 methods forwarding to the lazy part: 0.31 kB).
+export const BUDGET_BYTES = 11_050;
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
 

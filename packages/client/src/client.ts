@@ -5,6 +5,13 @@
  * option to set: where their routes differ it finds the served one (README, "Servers").
  */
 import createClient, { type Client } from 'openapi-fetch';
+import type {
+  ApplyOptions,
+  ApplyPlan,
+  ApplyResult,
+  DesiredState,
+  PlanOptions,
+} from './declarative.js';
 import type { DoctorOptions, DoctorReport } from './doctor.js';
 import type { ClientValidationIssue } from './errors.js';
 import { uploadedFile } from './file-id.js';
@@ -28,11 +35,16 @@ import type { WorkflowDeps } from './internal/workflows.js';
 import { LevelLogger, type Logger, type LogLevel, logLevelFromEnv } from './logging.js';
 import type { SyncItem, SyncOptions, SyncSession } from './sync.js';
 import type {
+  CcPairFullInfo,
+  Connector,
   ConnectorCreateInput,
+  ConnectorCreateRequest,
   ConnectorCredentialPairMetadata,
+  ConnectorStatus,
   Credential,
   CredentialBase,
   CredentialCreateInput,
+  CredentialDataUpdateRequest,
   IngestedDocumentSummary,
   IngestionDocumentInput,
   IngestionRequestInput,
@@ -187,6 +199,52 @@ export interface KisClient {
       credentialId: number,
       options?: RequestOptions,
     ): Promise<StatusResponse>;
+    /** GET /manage/connector: every connector but the ingestion one, with its credential ids. */
+    list(options?: RequestOptions): Promise<Connector[]>;
+    /** GET /manage/connector/{connectorId} (`NotFoundError` when unknown). */
+    get(connectorId: number, options?: RequestOptions): Promise<Connector>;
+    /**
+     * PATCH /manage/admin/connector/{connectorId}: a full replace with the create body (a left-out
+     * `refresh_freq` becomes null).
+     */
+    update(
+      connectorId: number,
+      body: ConnectorCreateRequest,
+      options?: RequestOptions,
+    ): Promise<Connector>;
+    /**
+     * DELETE /manage/admin/connector/{connectorId}: removes the connector and its pairs at once,
+     * leaving their documents in the index (`pairs.requestDeletion` cleans the index).
+     */
+    delete(connectorId: number, options?: RequestOptions): Promise<StatusResponse>;
+  };
+  readonly pairs: {
+    /** GET /manage/admin/connector/status: every pair with its connector and credential. */
+    list(options?: RequestOptions): Promise<ConnectorStatus[]>;
+    /** GET /manage/admin/cc-pair/{ccPairId}: one pair with its status (`NotFoundError` when gone). */
+    get(ccPairId: number, options?: RequestOptions): Promise<CcPairFullInfo>;
+    /** PUT /manage/admin/cc-pair/{ccPairId}/name. */
+    rename(ccPairId: number, name: string, options?: RequestOptions): Promise<void>;
+    /** PUT /manage/admin/cc-pair/{ccPairId}/status. */
+    setStatus(
+      ccPairId: number,
+      status: 'ACTIVE' | 'PAUSED',
+      options?: RequestOptions,
+    ): Promise<void>;
+    /**
+     * POST /manage/admin/deletion-attempt: the server removes the pair's documents, the pair,
+     * then the connector if it has no pair left, in the background (`waitUntilGone`).
+     */
+    requestDeletion(
+      connectorId: number,
+      credentialId: number,
+      options?: RequestOptions,
+    ): Promise<void>;
+    /** Polls the pair until the server no longer has it (default: up to 10 minutes). */
+    waitUntilGone(
+      ccPairId: number,
+      options?: RequestOptions & { waitMs?: number | undefined },
+    ): Promise<void>;
   };
   readonly credentials: {
     /** GET /manage/admin/credential. */
@@ -200,6 +258,19 @@ export interface KisClient {
       body: CredentialCreateInput<S>,
       options?: RequestOptions,
     ): Promise<ObjectCreationIdResponse>;
+    /** GET /manage/credential/{credentialId}, its values masked (servers answer 401 when unknown). */
+    get(credentialId: number, options?: RequestOptions): Promise<Credential>;
+    /**
+     * PUT /manage/admin/credential/{credentialId}: sets the name and merges `credential_json`
+     * into the stored keys (a key cannot be removed this way).
+     */
+    update(
+      credentialId: number,
+      body: CredentialDataUpdateRequest,
+      options?: RequestOptions,
+    ): Promise<Credential>;
+    /** DELETE /manage/credential/{credentialId} (400 when unknown or still used by a pair). */
+    delete(credentialId: number, options?: RequestOptions): Promise<StatusResponse>;
     /** PUT /manage/admin/credential/private-key/{credentialId} (multipart). */
     updatePrivateKey(
       credentialId: number,
@@ -265,6 +336,14 @@ export interface KisClient {
     source: Iterable<SyncItem> | AsyncIterable<SyncItem>,
     options: SyncOptions,
   ): Promise<SyncSession>;
+  /**
+   * Compare a desired state (connectors, credentials, pairs: what `kis.yaml` holds) with the
+   * server's: every problem of the desired state is reported at once before any request
+   * (`DesiredStateError`); the plan holds no secret (README, "Declarative set-up").
+   */
+  plan(desired: DesiredState, options?: PlanOptions): Promise<ApplyPlan>;
+  /** Carry out a plan from `kis.plan`; stops at the first failure (the next plan resumes). */
+  apply(plan: ApplyPlan, options?: ApplyOptions): Promise<ApplyResult>;
   /** Bulk ingestion with bounded concurrency, retries, throttling, progress and resume. */
   ingestMany(
     source: Iterable<IngestInput> | AsyncIterable<IngestInput>,
@@ -281,6 +360,17 @@ const lazyPart = () => {
   lazyLoad ??= import('./internal/workflows.js');
   return lazyLoad;
 };
+
+type Workflows = typeof import('./internal/workflows.js');
+
+/** A call of the lazy part that takes the call context first, as a method without it. */
+const lazyCall =
+  <A extends unknown[], R>(
+    ctx: CallContext,
+    pick: (w: Workflows) => (c: CallContext, ...a: A) => Promise<R>,
+  ) =>
+  async (...args: A): Promise<R> =>
+    pick(await lazyPart())(ctx, ...args);
 
 /** Create a client. Holds no global state; create as many as you need. */
 export function createKisClient(options: KisClientOptions): KisClient {
@@ -363,6 +453,19 @@ export function createKisClientWith(
       checkInt('dissociateCredential: credentialId', credentialId);
       return (await lazyPart()).dissociate(ctx, connectorId, credentialId, opts);
     },
+    list: lazyCall(ctx, (w) => w.listConnectors),
+    get: lazyCall(ctx, (w) => w.getConnector),
+    update: lazyCall(ctx, (w) => w.updateConnector),
+    delete: lazyCall(ctx, (w) => w.deleteConnector),
+  };
+
+  const pairs: KisClient['pairs'] = {
+    list: lazyCall(ctx, (w) => w.listPairs),
+    get: lazyCall(ctx, (w) => w.getPair),
+    rename: lazyCall(ctx, (w) => w.renamePair),
+    setStatus: lazyCall(ctx, (w) => w.setPairStatus),
+    requestDeletion: lazyCall(ctx, (w) => w.requestPairDeletion),
+    waitUntilGone: lazyCall(ctx, (w) => w.waitUntilPairGone),
   };
 
   const credentials: KisClient['credentials'] = {
@@ -371,6 +474,9 @@ export function createKisClientWith(
       return unwrap(inner.GET(path, { fetch: via(control(opts)) }), 'GET', path);
     },
     create: async (body, opts) => (await lazyPart()).createCredential(ctx, body, opts),
+    get: lazyCall(ctx, (w) => w.getCredential),
+    update: lazyCall(ctx, (w) => w.updateCredential),
+    delete: lazyCall(ctx, (w) => w.deleteCredential),
     async updatePrivateKey(credentialId, input, opts) {
       checkInt('updatePrivateKey: credentialId', credentialId);
       return (await lazyPart()).updatePrivateKey(ctx, credentialId, input, opts);
@@ -462,8 +568,12 @@ export function createKisClientWith(
     apiWith,
     connectors,
     credentials,
+    pairs,
     files,
     ingestion,
+    plan: async (desired, opts) =>
+      (await lazyPart()).createPlan(ctx, credentials.list, desired, opts),
+    apply: lazyCall(ctx, (w) => w.applyPlan),
     version: async (opts) => (await lazyPart()).serverVersion(ctx, opts),
     doctor: async (opts) => (await lazyPart()).runDoctor(ctx, { credentials, ingestion }, opts),
     setupConnector: async (input, opts) => (await lazyPart()).setupConnector(deps, input, opts),

@@ -275,6 +275,24 @@ export class ConfigValidationError extends KisError {
   }
 }
 
+/** A problem of a desired state (`kis.plan`), naming its entry (`connectors[1] "Jira KIS"`). */
+export interface DesiredStateIssue extends ClientValidationIssue {
+  entry: string;
+}
+
+/**
+ * A desired state given to `kis.plan` has problems (every one is listed); nothing was changed on
+ * the server.
+ */
+export class DesiredStateError extends KisError {
+  static override readonly kind: string = 'DesiredStateError';
+  readonly issues: DesiredStateIssue[];
+  constructor(message: string, issues: DesiredStateIssue[]) {
+    super(message);
+    this.issues = issues;
+  }
+}
+
 /**
  * Why `setupConnector` stopped, as data, so that a caller (a command line, a UI) can word its own
  * remedy:

@@ -18,6 +18,23 @@ export {
   type SetupConnectorResult,
   type UploadFile,
 } from './client.js';
+export type {
+  AppliedChange,
+  ApplyOptions,
+  ApplyPlan,
+  ApplyResult,
+  DesiredConnector,
+  DesiredCredential,
+  DesiredState,
+  FieldChange,
+  PlanAction,
+  PlannedChange,
+  PlannedConnector,
+  PlannedCredential,
+  PlannedPair,
+  PlanOptions,
+  SecretRecords,
+} from './declarative.js';
 export type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor.js';
 export {
   APIConnectionError,
@@ -31,6 +48,8 @@ export {
   ConflictError,
   ConnectorSetupError,
   type ConnectorSetupProblem,
+  DesiredStateError,
+  type DesiredStateIssue,
   DocumentValidationError,
   HtmlResponseError,
   InternalServerError,

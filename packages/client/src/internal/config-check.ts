@@ -191,6 +191,16 @@ async function assertValid(kind: 'config' | 'credential', source: string, value:
   );
 }
 
+/** The spec's source, input type and access type values (loaded with the validators). */
+export async function specEnums(): Promise<Generated['ENUMS']> {
+  return (await load()).ENUMS;
+}
+
+/** The `input_type` the admin interface creates `source`'s connectors with (else `poll`). */
+export async function defaultInputType(source: string): Promise<string> {
+  return (await load()).CONFIG_TABLE[source]?.inputType ?? 'poll';
+}
+
 /** Throws a `ConfigValidationError` naming every wrong field of the connector's config. */
 export const assertConnectorConfig = (source: string, config: unknown) =>
   assertValid('config', source, config);

@@ -8,6 +8,7 @@ import type { UploadFile } from '../client.js';
 
 export { closeValues } from '../internal/close-values.js';
 export { FileJournal, type FileJournalOptions, openJournal } from './journal.js';
+export { FileSecretRecords } from './secret-records.js';
 
 /**
  * Read a file for `files.upload`/`files.uploadImage`/`credentials.updatePrivateKey`: its bytes,

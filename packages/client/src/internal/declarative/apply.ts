@@ -1,0 +1,191 @@
+/**
+ * `kis.apply`: carries out a plan in dependency order (credentials, connectors, pairs, then
+ * deletions), recording what each credential was sent as it goes. It stops at the first failure:
+ * every step is safe to repeat or is found done by the next plan (entries are matched by name and
+ * source), so the next apply converges.
+ */
+import type {
+  AppliedChange,
+  ApplyOptions,
+  ApplyPlan,
+  ApplyResult,
+  PlannedChange,
+  SecretRecords,
+} from '../../declarative.js';
+import { APIError } from '../../errors.js';
+import type { CredentialDataUpdateRequest } from '../../types.js';
+import { lowerAccess } from '../access.js';
+import type { CallContext } from '../call.js';
+import { associate, create as createConnector } from '../connectors.js';
+import { createCredential } from '../credentials.js';
+import {
+  deleteConnector,
+  deleteCredential,
+  getCredential,
+  renamePair,
+  requestPairDeletion,
+  updateConnector,
+  updateCredential,
+  waitUntilPairGone,
+} from '../manage.js';
+import { sentAsGiven } from '../new-source.js';
+import type { RequestOptions } from '../transport.js';
+import { INTERNALS, type Step } from './plan.js';
+import { fingerprints } from './secrets.js';
+
+interface Run {
+  ctx: CallContext;
+  records: SecretRecords;
+  salt: string;
+  ids: Map<string, number>;
+  request: RequestOptions;
+  waitMs: number;
+}
+
+/** A missing id is a plan whose earlier step did not run: a bug, not a server answer. */
+function idOf(run: Run, key: string): number {
+  const id = run.ids.get(key);
+  if (id === undefined) throw new Error(`kis.apply: no id for ${key.replace('\u0000', ' ')}`);
+  return id;
+}
+
+async function record(run: Run, id: number, json: Record<string, unknown>, merge: boolean) {
+  const before = merge ? ((await run.records.get(id)) ?? {}) : {};
+  await run.records.set(id, { ...before, ...(await fingerprints(run.salt, json)) });
+}
+
+/** A credential delete answered 400: done when the credential is gone (a repeated delete). */
+async function credentialGone(run: Run, id: number): Promise<boolean> {
+  try {
+    await getCredential(run.ctx, id, run.request);
+    return false;
+  } catch (err) {
+    if (APIError.isInstance(err) && (err.status === 401 || err.status === 404)) return true;
+    throw err;
+  }
+}
+
+/** Carries out one step; resolves with the id it produced or touched. */
+async function carryOut(run: Run, step: Step, change: PlannedChange): Promise<number | null> {
+  const { ctx, request } = run;
+  switch (step.type) {
+    case 'credential-create': {
+      const d = step.desired;
+      const json = d.credential_json ?? {};
+      const created = await createCredential(
+        ctx,
+        {
+          name: d.name,
+          source: d.source,
+          credential_json: json,
+          admin_public: d.admin_public ?? true,
+          curator_public: d.curator_public ?? false,
+          groups: d.groups ?? [],
+        },
+        request,
+      );
+      run.ids.set(step.key, created.id);
+      await record(run, created.id, json, false);
+      return created.id;
+    }
+    case 'credential-update': {
+      const json = step.desired.credential_json ?? {};
+      const body: CredentialDataUpdateRequest = { name: step.desired.name, credential_json: json };
+      await updateCredential(ctx, step.id, body, request);
+      await record(run, step.id, json, true);
+      return step.id;
+    }
+    case 'connector-create': {
+      const created = await createConnector(ctx, step.body, request);
+      run.ids.set(step.key, created.id);
+      return created.id;
+    }
+    case 'connector-update':
+      await updateConnector(ctx, step.id, sentAsGiven(step.body), request);
+      return step.id;
+    case 'pair-create': {
+      const d = step.desired;
+      const connectorId = idOf(run, step.connectorKey);
+      const credentialId = step.credentialKey === null ? 0 : idOf(run, step.credentialKey);
+      if (change.kind === 'pair') Object.assign(change, { connectorId, credentialId });
+      const answer = await associate(
+        ctx,
+        connectorId,
+        credentialId,
+        {
+          name: d.pair_name ?? d.name,
+          access_type: lowerAccess(d.access_type ?? 'public'),
+          ...(d.groups ? { groups: d.groups } : {}),
+        },
+        request,
+      );
+      return answer.ccPairId;
+    }
+    case 'pair-rename':
+      await renamePair(ctx, step.id, step.name, request);
+      return step.id;
+    case 'pair-delete':
+      await requestPairDeletion(ctx, step.connectorId, step.credentialId, request);
+      await waitUntilPairGone(ctx, step.id, { ...request, waitMs: run.waitMs });
+      return step.id;
+    case 'connector-delete':
+      await deleteConnector(ctx, step.id, request);
+      return step.id;
+    case 'credential-delete':
+      try {
+        await deleteCredential(ctx, step.id, request);
+      } catch (err) {
+        if (
+          !(APIError.isInstance(err) && err.status === 400 && (await credentialGone(run, step.id)))
+        ) {
+          throw err;
+        }
+      }
+      await run.records.delete(step.id);
+      return step.id;
+  }
+}
+
+/** Carries out `plan` (see `KisClient.apply`). */
+export async function applyPlan(
+  ctx: CallContext,
+  plan: ApplyPlan,
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
+  const internals = INTERNALS.get(plan);
+  if (internals === undefined) {
+    throw new TypeError(
+      'kis.apply(plan): plan must be what kis.plan resolved with (on this client)',
+    );
+  }
+  const records = options.secrets ?? internals.records;
+  const run: Run = {
+    ctx,
+    records,
+    salt: await records.salt(),
+    ids: new Map(internals.ids),
+    request: options.signal ? { signal: options.signal } : {},
+    waitMs: options.deletionTimeoutMs ?? 600_000,
+  };
+  const applied: AppliedChange[] = [];
+  const pending = plan.changes.filter((c) => internals.steps.has(c));
+  for (const [i, change] of pending.entries()) {
+    const step = internals.steps.get(change) as Step;
+    let done: AppliedChange;
+    try {
+      done = { change, ok: true, id: await carryOut(run, step, change) };
+    } catch (err) {
+      done = {
+        change,
+        ok: false,
+        id: change.id,
+        error: err instanceof Error ? err : new Error(String(err)),
+      };
+    }
+    if (done.ok && change.id === null && done.id !== null) change.id = done.id;
+    applied.push(done);
+    options.onChange?.(done);
+    if (!done.ok) return { ok: false, applied, skipped: pending.slice(i + 1) };
+  }
+  return { ok: true, applied, skipped: [] };
+}

@@ -1,0 +1,448 @@
+/**
+ * `kis.plan`: the desired state against the server's, entry by entry. Credentials and connectors
+ * are matched by name and source (the oldest when the server has several: the others are reported
+ * as duplicates); a connector's pair by its connector and credential. What the server has and the
+ * desired state does not is reported, and deleted only with `prune`.
+ */
+import { DEFAULT_CREDENTIAL_ID, DEFAULT_DOCUMENT_SOURCE } from '@kis/spec/rules';
+import type {
+  ApplyPlan,
+  DesiredConnector,
+  DesiredCredential,
+  DesiredState,
+  FieldChange,
+  PlanAction,
+  PlannedChange,
+  PlannedPair,
+  PlanOptions,
+  SecretRecords,
+} from '../../declarative.js';
+import { DesiredStateError, type DesiredStateIssue } from '../../errors.js';
+import { canonicalJson } from '../../journal.js';
+import type {
+  Connector,
+  ConnectorCreateRequest,
+  ConnectorStatus,
+  Credential,
+  InputType,
+} from '../../types.js';
+import { lowerAccess } from '../access.js';
+import type { CallContext } from '../call.js';
+import { defaultInputType } from '../config-check.js';
+import { listConnectors, listPairs } from '../manage.js';
+import { credentialChanges, memoryRecords } from './secrets.js';
+import { desiredStateIssues, newCredentialIssues } from './validate.js';
+
+/** The server's set-up, as `plan` reads it. */
+export interface ServerState {
+  credentials: Credential[];
+  connectors: Connector[];
+  pairs: ConnectorStatus[];
+}
+
+/** `source` + name: how entries are matched. */
+export const keyOf = (e: { name?: string | null; source: string }) =>
+  `${e.source}\u0000${e.name ?? ''}`;
+
+/** A change before its action is known. */
+type Unplanned = PlannedChange extends infer C
+  ? C extends PlannedChange
+    ? Omit<C, 'action'>
+    : never
+  : never;
+
+/** What `apply` does for a change (kept out of the plan, which holds no secret). */
+export type Step =
+  | { type: 'credential-create'; key: string; desired: DesiredCredential }
+  | { type: 'credential-update'; key: string; id: number; desired: DesiredCredential }
+  | { type: 'connector-create'; key: string; body: ConnectorCreateRequest }
+  | { type: 'connector-update'; key: string; id: number; body: ConnectorCreateRequest }
+  | {
+      type: 'pair-create';
+      connectorKey: string;
+      credentialKey: string | null;
+      desired: DesiredConnector;
+    }
+  | { type: 'pair-rename'; id: number; name: string }
+  | { type: 'pair-delete'; id: number; connectorId: number; credentialId: number }
+  | { type: 'connector-delete'; id: number }
+  | { type: 'credential-delete'; id: number };
+
+export interface PlanInternals {
+  records: SecretRecords;
+  salt: string;
+  steps: Map<PlannedChange, Step>;
+  /** Ids known when planning: credentials and connectors by key. */
+  ids: Map<string, number>;
+}
+
+/** The internals of each plan made by `kis.plan` (a plan from elsewhere cannot be applied). */
+export const INTERNALS = new WeakMap<ApplyPlan, PlanInternals>();
+
+const builtInConnector = (c: { id: number; source: string }) =>
+  c.source === DEFAULT_DOCUMENT_SOURCE || c.id === 0;
+const builtInCredential = (c: { id: number; source: string }) =>
+  c.id === DEFAULT_CREDENTIAL_ID || c.source === DEFAULT_DOCUMENT_SOURCE;
+
+/** Server records by key, oldest first. */
+function byKey<T extends { id: number; name?: string | null; source: string }>(
+  records: readonly T[],
+): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of [...records].sort((a, b) => a.id - b.id)) {
+    const key = keyOf(r);
+    out.set(key, [...(out.get(key) ?? []), r]);
+  }
+  return out;
+}
+
+function configChanges(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const field = `config.${key}`;
+    if (!(key in after)) changes.push({ field, before: before[key] });
+    else if (!(key in before)) changes.push({ field, after: after[key] });
+    else if (canonicalJson(before[key]) !== canonicalJson(after[key])) {
+      changes.push({ field, before: before[key], after: after[key] });
+    }
+  }
+  return changes;
+}
+
+/** A scalar the desired state sets only when it gives it (left out: left as the server has it). */
+function scalarChange(field: string, given: unknown, server: unknown): FieldChange[] {
+  if (given === undefined || canonicalJson(given) === canonicalJson(server ?? null)) return [];
+  return [{ field, before: server ?? null, after: given }];
+}
+
+class Planner {
+  readonly changes: PlannedChange[] = [];
+  readonly deletions: PlannedChange[] = [];
+  readonly kept: PlannedChange[] = [];
+  readonly warnings: string[] = [];
+  readonly steps = new Map<PlannedChange, Step>();
+  readonly ids = new Map<string, number>();
+  /** Server credential and connector ids the desired state claims. */
+  readonly claimedCredentials = new Set<number>();
+  readonly claimedConnectors = new Set<number>();
+  readonly claimedPairs = new Set<number>();
+
+  constructor(
+    readonly server: ServerState,
+    readonly prune: boolean,
+    readonly records: SecretRecords,
+    readonly salt: string,
+  ) {}
+
+  add(change: PlannedChange, step?: Step): void {
+    const list =
+      change.action === 'delete'
+        ? this.deletions
+        : change.action === 'keep'
+          ? this.kept
+          : this.changes;
+    list.push(change);
+    if (step) this.steps.set(change, step);
+  }
+
+  /** An unclaimed server record: deleted with `prune`, else reported. */
+  leftover(change: Unplanned & { note: string }, step: Step): void {
+    const action: PlanAction = this.prune ? 'delete' : 'keep';
+    this.add({ ...change, action } as PlannedChange, this.prune ? step : undefined);
+  }
+}
+
+async function planCredentials(p: Planner, desired: readonly DesiredCredential[]): Promise<void> {
+  const server = byKey(p.server.credentials.filter((c) => !builtInCredential(c)));
+  const problems: DesiredStateIssue[] = [];
+  for (const [i, d] of desired.entries()) {
+    const key = keyOf(d);
+    const match = server.get(key)?.[0];
+    const json = d.credential_json ?? {};
+    if (match === undefined) {
+      problems.push(...(await newCredentialIssues(`credentials[${i}] "${d.name}"`, d)));
+      const changes = Object.keys(json).map((k) => ({
+        field: `credential_json.${k}`,
+        secret: 'added' as const,
+      }));
+      p.add(
+        { kind: 'credential', action: 'create', name: d.name, source: d.source, id: null, changes },
+        { type: 'credential-create', key, desired: d },
+      );
+      continue;
+    }
+    p.claimedCredentials.add(match.id);
+    p.ids.set(key, match.id);
+    const records = (await p.records.get(match.id)) ?? undefined;
+    const changes = await credentialChanges(p.salt, json, match.credential_json ?? {}, records);
+    const action = changes.length > 0 ? 'update' : 'unchanged';
+    p.add(
+      { kind: 'credential', action, name: d.name, source: d.source, id: match.id, changes },
+      action === 'update'
+        ? { type: 'credential-update', key, id: match.id, desired: d }
+        : undefined,
+    );
+  }
+  if (problems.length > 0) throw stateError(problems);
+}
+
+function connectorBody(
+  d: DesiredConnector,
+  inputType: string,
+  server: Connector | undefined,
+): ConnectorCreateRequest {
+  return {
+    name: d.name,
+    source: d.source as ConnectorCreateRequest['source'],
+    input_type: inputType as InputType,
+    connector_specific_config: d.config ?? {},
+    access_type: lowerAccess(d.access_type ?? 'public'),
+    refresh_freq: d.refresh_freq !== undefined ? d.refresh_freq : (server?.refresh_freq ?? null),
+    prune_freq: d.prune_freq !== undefined ? d.prune_freq : (server?.prune_freq ?? null),
+    indexing_start:
+      d.indexing_start !== undefined ? d.indexing_start : (server?.indexing_start ?? null),
+    ...(d.groups ? { groups: d.groups } : {}),
+  };
+}
+
+async function planConnectors(p: Planner, desired: readonly DesiredConnector[]): Promise<void> {
+  const server = byKey(p.server.connectors.filter((c) => !builtInConnector(c)));
+  for (const d of desired) {
+    const key = keyOf(d);
+    const match = server.get(key)?.[0];
+    const inputType = d.input_type ?? (await defaultInputType(d.source));
+    const body = connectorBody(d, inputType, match);
+    if (match === undefined) {
+      const changes: FieldChange[] = [
+        { field: 'input_type', after: inputType },
+        ...configChanges({}, d.config ?? {}),
+        ...scalarChange('refresh_freq', d.refresh_freq, null),
+        ...scalarChange('prune_freq', d.prune_freq, null),
+        ...scalarChange('indexing_start', d.indexing_start, null),
+      ];
+      p.add(
+        { kind: 'connector', action: 'create', name: d.name, source: d.source, id: null, changes },
+        { type: 'connector-create', key, body },
+      );
+      continue;
+    }
+    p.claimedConnectors.add(match.id);
+    p.ids.set(key, match.id);
+    const changes = [
+      ...scalarChange(
+        'input_type',
+        d.input_type ?? (match.input_type === null ? inputType : undefined),
+        match.input_type,
+      ),
+      ...configChanges(match.connector_specific_config ?? {}, d.config ?? {}),
+      ...scalarChange('refresh_freq', d.refresh_freq, match.refresh_freq),
+      ...scalarChange('prune_freq', d.prune_freq, match.prune_freq),
+      ...scalarChange('indexing_start', d.indexing_start, match.indexing_start),
+    ];
+    const action = changes.length > 0 ? 'update' : 'unchanged';
+    p.add(
+      { kind: 'connector', action, name: d.name, source: d.source, id: match.id, changes },
+      action === 'update' ? { type: 'connector-update', key, id: match.id, body } : undefined,
+    );
+  }
+}
+
+function pairChange(
+  d: DesiredConnector,
+  credential: string | null,
+): Omit<PlannedPair, 'action' | 'id' | 'changes'> {
+  return {
+    kind: 'pair',
+    name: d.pair_name ?? d.name,
+    connector: d.name,
+    source: d.source,
+    credential,
+    connectorId: null,
+    credentialId: null,
+  };
+}
+
+function planPairs(p: Planner, desired: DesiredState): void {
+  const credentialsByName = new Map(
+    (desired.credentials ?? []).map((c) => [`${c.source}\u0000${c.name}`, c]),
+  );
+  for (const d of desired.connectors ?? []) {
+    const connectorKey = keyOf(d);
+    const credentialKey =
+      d.credential === undefined ? null : keyOf({ name: d.credential, source: d.source });
+    const connectorId = p.ids.get(connectorKey) ?? null;
+    const credentialId =
+      credentialKey === null ? DEFAULT_CREDENTIAL_ID : (p.ids.get(credentialKey) ?? null);
+    const base = {
+      ...pairChange(
+        d,
+        credentialKey === null
+          ? null
+          : (credentialsByName.get(credentialKey)?.name ?? d.credential ?? null),
+      ),
+      connectorId,
+      credentialId,
+    };
+    const existing =
+      connectorId === null || credentialId === null
+        ? undefined
+        : p.server.pairs.find(
+            (s) => s.connector.id === connectorId && s.credential.id === credentialId,
+          );
+    if (existing === undefined) {
+      const changes: FieldChange[] = [
+        { field: 'name', after: base.name },
+        { field: 'access_type', after: lowerAccess(d.access_type ?? 'public') },
+      ];
+      p.add(
+        { ...base, action: 'create', id: null, changes },
+        { type: 'pair-create', connectorKey, credentialKey, desired: d },
+      );
+      continue;
+    }
+    p.claimedPairs.add(existing.cc_pair_id);
+    const changes = scalarChange('name', base.name, existing.name);
+    const access = lowerAccess(d.access_type ?? 'public');
+    if (existing.access_type !== access) {
+      p.warnings.push(
+        `pair ${existing.cc_pair_id} of connector "${d.name}" is ${existing.access_type}, the file says ${access}: servers cannot change a pair's access type; delete the pair (or the connector) to recreate it`,
+      );
+    }
+    p.add(
+      {
+        ...base,
+        action: changes.length > 0 ? 'update' : 'unchanged',
+        id: existing.cc_pair_id,
+        changes,
+      },
+      changes.length > 0
+        ? { type: 'pair-rename', id: existing.cc_pair_id, name: base.name }
+        : undefined,
+    );
+  }
+}
+
+/** What the server has and the desired state does not claim. */
+function planLeftovers(p: Planner): void {
+  const deletedPairs = new Set<number>();
+  for (const s of p.server.pairs) {
+    if (p.claimedPairs.has(s.cc_pair_id) || builtInConnector(s.connector)) continue;
+    const claimed = p.claimedConnectors.has(s.connector.id);
+    const note = claimed
+      ? `a pair of connector "${s.connector.name}" with credential ${s.credential.id}, which the file does not name`
+      : `a pair of connector "${s.connector.name}", which the file does not have`;
+    if (p.prune) deletedPairs.add(s.cc_pair_id);
+    p.leftover(
+      {
+        kind: 'pair',
+        name: s.name ?? '',
+        connector: s.connector.name,
+        source: s.connector.source,
+        credential: s.credential.name ?? null,
+        connectorId: s.connector.id,
+        credentialId: s.credential.id,
+        id: s.cc_pair_id,
+        changes: [],
+        note,
+      },
+      {
+        type: 'pair-delete',
+        id: s.cc_pair_id,
+        connectorId: s.connector.id,
+        credentialId: s.credential.id,
+      },
+    );
+  }
+  const claimedIds = new Map<string, number>();
+  for (const c of p.server.connectors)
+    if (p.claimedConnectors.has(c.id)) claimedIds.set(keyOf(c), c.id);
+  for (const c of p.server.connectors) {
+    if (p.claimedConnectors.has(c.id) || builtInConnector(c)) continue;
+    const twin = claimedIds.get(keyOf(c));
+    const pairs = p.server.pairs.filter((s) => s.connector.id === c.id).length;
+    const note =
+      twin !== undefined
+        ? `a second connector with this name and source (the file's is ${twin})`
+        : pairs === 0
+          ? 'not in the file; it has no pair (a half-made connector)'
+          : 'not in the file';
+    p.leftover(
+      { kind: 'connector', name: c.name, source: c.source, id: c.id, changes: [], note },
+      { type: 'connector-delete', id: c.id },
+    );
+  }
+  for (const c of p.server.credentials) {
+    if (p.claimedCredentials.has(c.id) || builtInCredential(c)) continue;
+    const users = p.server.pairs.filter(
+      (s) => s.credential.id === c.id && !deletedPairs.has(s.cc_pair_id),
+    );
+    const change = {
+      kind: 'credential' as const,
+      name: c.name ?? '',
+      source: c.source,
+      id: c.id,
+      changes: [],
+    };
+    if (users.length > 0) {
+      const note = `not in the file; used by pair ${users.map((u) => u.cc_pair_id).join(', ')}`;
+      p.add({ ...change, action: 'keep', note });
+    } else
+      p.leftover({ ...change, note: 'not in the file' }, { type: 'credential-delete', id: c.id });
+  }
+}
+
+function stateError(issues: DesiredStateIssue[]): DesiredStateError {
+  const lines = issues.map((i) => `${i.entry}${i.path ? `: ${i.path}` : ''}: ${i.message}`);
+  return new DesiredStateError(
+    `${issues.length} problem${issues.length === 1 ? '' : 's'} in the desired state (nothing was sent):\n  ${lines.join('\n  ')}`,
+    issues,
+  );
+}
+
+/** Checks `desired` (every problem at once, nothing sent), reads the server, compares. */
+export async function createPlan(
+  ctx: CallContext,
+  listCredentials: (o?: { signal?: AbortSignal }) => Promise<Credential[]>,
+  desired: DesiredState,
+  options: PlanOptions = {},
+): Promise<ApplyPlan> {
+  const issues = await desiredStateIssues(desired);
+  if (issues.length > 0) throw stateError(issues);
+  const request = options.signal ? { signal: options.signal } : {};
+  const [credentials, connectors, pairs] = await Promise.all([
+    listCredentials(request),
+    listConnectors(ctx, request),
+    listPairs(ctx, request),
+  ]);
+  const records = options.secrets ?? memoryRecords();
+  const salt = await records.salt();
+  const p = new Planner({ credentials, connectors, pairs }, options.prune === true, records, salt);
+  await planCredentials(p, desired.credentials ?? []);
+  await planConnectors(p, desired.connectors ?? []);
+  planPairs(p, desired);
+  planLeftovers(p);
+  // deletions: pairs first (their deletion removes a connector left without pairs), then the rest
+  const order = { pair: 0, connector: 1, credential: 2 };
+  const deletions = p.deletions.sort((a, b) => order[a.kind] - order[b.kind]);
+  const changes = [...p.changes, ...deletions, ...p.kept];
+  const counts: Record<PlanAction, number> = {
+    create: 0,
+    update: 0,
+    unchanged: 0,
+    delete: 0,
+    keep: 0,
+  };
+  for (const c of changes) counts[c.action]++;
+  const plan: ApplyPlan = {
+    baseUrl: ctx.baseUrl,
+    changes,
+    counts,
+    empty: counts.create + counts.update + counts.delete === 0,
+    warnings: p.warnings,
+  };
+  INTERNALS.set(plan, { records, salt, steps: p.steps, ids: p.ids });
+  return plan;
+}

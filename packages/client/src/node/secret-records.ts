@@ -1,0 +1,74 @@
+/**
+ * `SecretRecords` in a JSON file (Node only), for `kis.plan`/`kis.apply`: per credential id, the
+ * keyed fingerprints of the values sent, never the values. Each change is written to a temporary
+ * file renamed over the old one (mode 0600), so a kill leaves the old or the new file whole.
+ *
+ * Format: `{"kis":"apply-secrets","v":1,"salt":"…","credentials":{"3":{"jira_api_token":"…"}}}`.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { SecretRecords } from '../declarative.js';
+
+interface Content {
+  kis: 'apply-secrets';
+  v: 1;
+  salt: string;
+  credentials: Record<string, Record<string, string>>;
+}
+
+function read(path: string): Content | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  const content = JSON.parse(text) as Partial<Content>;
+  if (content.kis !== 'apply-secrets' || content.v !== 1 || typeof content.salt !== 'string') {
+    throw new Error(`${path}: not a kis apply secret record file (v1)`);
+  }
+  return { kis: 'apply-secrets', v: 1, salt: content.salt, credentials: content.credentials ?? {} };
+}
+
+export class FileSecretRecords implements SecretRecords {
+  readonly path: string;
+  private readonly content: Content;
+
+  constructor(path: string) {
+    this.path = path;
+    this.content = read(path) ?? {
+      kis: 'apply-secrets',
+      v: 1,
+      salt: randomBytes(16).toString('hex'),
+      credentials: {},
+    };
+  }
+
+  salt(): string {
+    return this.content.salt;
+  }
+
+  get(credentialId: number): Record<string, string> | undefined {
+    return this.content.credentials[String(credentialId)];
+  }
+
+  set(credentialId: number, fingerprints: Record<string, string>): void {
+    this.content.credentials[String(credentialId)] = fingerprints;
+    this.save();
+  }
+
+  delete(credentialId: number): void {
+    if (!(String(credentialId) in this.content.credentials)) return;
+    delete this.content.credentials[String(credentialId)];
+    this.save();
+  }
+
+  private save(): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify(this.content)}\n`, { mode: 0o600 });
+    renameSync(temporary, this.path);
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * `kis.plan` and `kis.apply` against the emulator in both profiles: every problem of a desired
+ * state at once before any request, matching by name and source, secrets compared with what was
+ * sent (never with masked answers), duplicates and leftovers reported, an apply that stops at the
+ * first failure and converges on the next.
+ */
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Emulator, startEmulator } from '@kis/emulator';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createKisClient,
+  type DesiredState,
+  DesiredStateError,
+  type KisClient,
+  type PlannedChange,
+} from '../src/index.js';
+import { ENTRY_KEYS } from '../src/internal/declarative/validate.js';
+import { FileSecretRecords } from '../src/node/index.js';
+
+const TOKEN = 'tok-5a8e0c2f9d1b7e43';
+
+const desired = (token = TOKEN, projectKey = 'KIS'): DesiredState => ({
+  credentials: [
+    {
+      name: 'Jira bot',
+      source: 'jira',
+      credential_json: { jira_user_email: 'bot@example.com', jira_api_token: token },
+    },
+  ],
+  connectors: [
+    {
+      name: 'Jira KIS',
+      source: 'jira',
+      config: { jira_base_url: 'https://jira.example.com', project_key: projectKey },
+      credential: 'Jira bot',
+    },
+    {
+      name: 'Docs',
+      source: 'web',
+      config: { base_url: 'https://docs.example.com', web_connector_type: 'recursive' },
+    },
+  ],
+});
+
+const summary = (changes: PlannedChange[]) => changes.map((c) => `${c.action} ${c.kind} ${c.name}`);
+
+describe('the desired state checks', () => {
+  it('knows the keys the published file schema has', async () => {
+    const schema = JSON.parse(
+      await readFile(new URL(import.meta.resolve('@kis/spec/kis-file.schema.json')), 'utf8'),
+    );
+    expect([...ENTRY_KEYS.file].sort()).toEqual(Object.keys(schema.properties).sort());
+    expect([...ENTRY_KEYS.credential].sort()).toEqual(
+      Object.keys(schema.$defs.Credential.properties).sort(),
+    );
+    expect([...ENTRY_KEYS.connector].sort()).toEqual(
+      Object.keys(schema.$defs.Connector.properties).sort(),
+    );
+  });
+
+  it('reports every problem at once, naming entry and field, before any request', async () => {
+    const sent: string[] = [];
+    const kis = createKisClient({
+      baseUrl: 'http://127.0.0.1:9/api',
+      apiKey: 'k-unused-1234',
+      logLevel: 'off',
+      fetch: (input: RequestInfo | URL) => {
+        sent.push(String(input));
+        throw new Error('no request expected');
+      },
+    });
+    const state = {
+      connectors: [
+        { name: 'A', source: 'jirra', config: {} },
+        {
+          name: 'B',
+          source: 'jira',
+          config: { jira_base_url: 1 },
+          credential: 'nope',
+          refresh_freq: -1,
+        },
+        { name: 'B', source: 'jira', config: { jira_base_url: 'x' }, credential: 'nope' },
+        {
+          name: 'C',
+          source: 'web',
+          input_type: 'pol',
+          config: { base_url: 'u', web_connector_type: 'recursive' },
+        },
+      ],
+      extra: true,
+    } as unknown as DesiredState;
+    const error = await kis.plan(state).catch((e: unknown) => e);
+    expect(DesiredStateError.isInstance(error)).toBe(true);
+    const lines = (error as DesiredStateError).issues.map((i) => `${i.entry} ${i.path}`);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'file extra',
+        'connectors[0] "A" source',
+        'connectors[1] "B" refresh_freq',
+        'connectors[1] "B" config.jira_base_url',
+        'connectors[1] "B" credential',
+        'connectors[2] "B" name',
+        'connectors[3] "C" input_type',
+      ]),
+    );
+    expect(sent).toEqual([]);
+  });
+});
+
+for (const profile of ['seed', 'deployed'] as const) {
+  describe(`kis.plan and kis.apply (${profile} profile)`, () => {
+    let emulator: Emulator;
+    let kis: KisClient;
+    let records: FileSecretRecords;
+    const sent: string[] = [];
+    const bodies: string[] = [];
+
+    beforeAll(async () => {
+      emulator = await startEmulator({ port: 0, dbPath: ':memory:', profile });
+    });
+    afterAll(async () => {
+      await emulator?.close();
+    });
+    beforeEach(async () => {
+      emulator.state.reset();
+      sent.length = 0;
+      records = new FileSecretRecords(join(await mkdtemp(join(tmpdir(), 'kis-decl-')), 's.json'));
+      kis = createKisClient({
+        baseUrl: emulator.baseUrl,
+        apiKey: emulator.adminKey,
+        logLevel: 'off',
+        fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+          const request = new Request(input, init);
+          if (request.method !== 'GET') {
+            sent.push(`${request.method} ${new URL(request.url).pathname.replace(/^\/api/, '')}`);
+          }
+          const response = await fetch(request);
+          bodies.push(await response.clone().text());
+          return response;
+        },
+      });
+    });
+
+    const applyAll = async (state: DesiredState, prune = false) => {
+      const plan = await kis.plan(state, { secrets: records, prune });
+      const result = await kis.apply(plan);
+      expect(result.ok, String(result.applied.at(-1)?.error)).toBe(true);
+      return plan;
+    };
+
+    it('creates, then plans nothing; no answer or record holds a secret', async () => {
+      const first = await applyAll(desired());
+      expect(summary(first.changes)).toEqual([
+        'create credential Jira bot',
+        'create connector Jira KIS',
+        'create connector Docs',
+        'create pair Jira KIS',
+        'create pair Docs',
+      ]);
+      sent.length = 0;
+      const second = await kis.plan(desired(), { secrets: records });
+      expect(second.empty).toBe(true);
+      expect(second.counts.unchanged).toBe(5);
+      expect(bodies.join('\n')).not.toContain(TOKEN);
+      expect(await readFile(records.path, 'utf8')).not.toContain(TOKEN);
+      expect((await stat(records.path)).mode & 0o777).toBe(0o600);
+      expect(JSON.stringify(second)).not.toContain(TOKEN);
+    });
+
+    it('sends a secret again when nothing records it, and says so without its value', async () => {
+      await applyAll(desired());
+      const plan = await kis.plan(desired()); // no records given
+      const credential = plan.changes.find((c) => c.kind === 'credential');
+      expect(credential?.action).toBe('update');
+      expect(credential?.changes).toEqual(
+        expect.arrayContaining([{ field: 'credential_json.jira_api_token', secret: 'unverified' }]),
+      );
+      expect(JSON.stringify(plan)).not.toContain(TOKEN);
+    });
+
+    it('diffs a config field and a rotated secret, and sends one request for each', async () => {
+      await applyAll(desired());
+      sent.length = 0;
+      const plan = await applyAll(desired('tok-rotated-000111222', 'KIS2'));
+      expect(plan.changes.filter((c) => c.action === 'update').map((c) => c.changes)).toEqual([
+        [{ field: 'credential_json.jira_api_token', secret: 'changed' }],
+        [{ field: 'config.project_key', before: 'KIS', after: 'KIS2' }],
+      ]);
+      expect(sent.map((s) => s.replace(/\d+/g, 'N'))).toEqual([
+        'PUT /manage/admin/credential/N',
+        'PATCH /manage/admin/connector/N',
+      ]);
+      expect(
+        (await kis.plan(desired('tok-rotated-000111222', 'KIS2'), { secrets: records })).empty,
+      ).toBe(true);
+    });
+
+    it('reports a connector left without a pair; prune removes it', async () => {
+      await applyAll(desired());
+      const stray = await kis.connectors.create({
+        name: 'Stray',
+        source: 'web',
+        input_type: 'load_state',
+        access_type: 'public',
+        connector_specific_config: {
+          base_url: 'https://x.example.com',
+          web_connector_type: 'single',
+        },
+      });
+      const kept = await kis.plan(desired(), { secrets: records });
+      expect(kept.changes.find((c) => c.kind === 'connector' && c.id === stray.id)).toMatchObject({
+        action: 'keep',
+        note: 'not in the file; it has no pair (a half-made connector)',
+      });
+      await applyAll(desired(), true);
+      expect((await kis.connectors.list()).map((c) => c.name).sort()).toEqual(['Docs', 'Jira KIS']);
+    });
+
+    it('stops at the first failure and converges on the next apply', async () => {
+      const state = desired();
+      // connector creation fails in mid-apply (after the credential was created)
+      const failing = createKisClient({
+        baseUrl: emulator.baseUrl,
+        apiKey: emulator.adminKey,
+        logLevel: 'off',
+        maxRetries: 0,
+        fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+          const request = new Request(input, init);
+          if (request.method === 'POST' && request.url.endsWith('/manage/admin/connector')) {
+            return new Response('{"detail":"boom"}', { status: 500 });
+          }
+          return fetch(request);
+        },
+      });
+      const failedPlan = await failing.plan(state, { secrets: records });
+      const result = await failing.apply(failedPlan);
+      expect(result.ok).toBe(false);
+      expect(result.applied.map((a) => `${a.ok} ${a.change.kind}`)).toEqual([
+        'true credential',
+        'false connector',
+      ]);
+      expect(result.skipped).toHaveLength(3);
+      const next = await applyAll(state);
+      expect(summary(next.changes).slice(0, 2)).toEqual([
+        'unchanged credential Jira bot',
+        'create connector Jira KIS',
+      ]);
+      expect((await kis.plan(state, { secrets: records })).empty).toBe(true);
+    });
+  });
+}
