@@ -9,9 +9,11 @@ import {
   SOURCES_WITHOUT_CREDENTIAL,
 } from '@kis/spec/rules';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { ApplyCommandOptions } from './commands/apply.js';
 import type { ConnectorAssociateOptions, ConnectorCreateOptions } from './commands/connector.js';
 import type { DoctorCommandOptions } from './commands/doctor.js';
 import type { EmulatorCommandOptions } from './commands/emulator.js';
+import type { ExportCommandOptions } from './commands/export.js';
 import type { IngestOptions, InterruptSource } from './commands/ingest/index.js';
 import type { SyncCommandOptions } from './commands/sync.js';
 import {
@@ -581,6 +583,56 @@ paths, 1 when documents failed (listed), 3 when the server stopped the run.`,
       act(async (ctx, options: EmulatorCommandOptions) => {
         const { emulatorCommand } = await import('./commands/emulator.js');
         return emulatorCommand(ctx, options, interrupts);
+      }),
+    );
+
+  // ---- apply
+  program
+    .command('apply')
+    .description(
+      'make the server hold the connectors, credentials and pairs of a kis.yaml file: prints a plan, then changes only what differs',
+    )
+    .requiredOption('-f, --file <file>', 'the kis.yaml (or .json) file')
+    .option('--dry-run', 'print the plan and change nothing')
+    .option('--prune', 'also delete what the server has and the file does not (asks first)')
+    .option('-y, --yes', 'do not ask before deleting (for --prune without a terminal)')
+    .option(
+      '--secrets-file <file>',
+      'fingerprints of the credential values sent (default .kis/apply/<base URL>.json)',
+    )
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis apply -f kis.yaml --dry-run',
+        'JIRA_TOKEN=… kis apply -f kis.yaml',
+        'kis apply -f kis.yaml --prune --yes',
+      ]) +
+        `
+${wrap(
+  "Connectors and credentials are matched on the server by name and source; a connector's pair by its connector and credential. Secrets are written as references to environment variables or files (see README) and never printed; they are compared with what kis sent before (fingerprints in --secrets-file), never with the server's masked answers. A failure part-way leaves a state the next apply finishes. The file's JSON Schema is @kis/spec/kis-file.schema.json. Exit code 0 when the server matches the file, 1 when a change failed, 2 for a problem in the file (every one is listed, nothing is sent), 3 when the server cannot be reached.",
+)}
+`,
+    )
+    .action(
+      act(async (ctx, options: ApplyCommandOptions) => {
+        const { applyCommand } = await import('./commands/apply.js');
+        return applyCommand(ctx, options);
+      }),
+    );
+
+  // ---- export
+  program
+    .command('export')
+    .description(
+      "write the server's connectors, credentials (no secrets) and pairs as a file kis apply takes",
+    )
+    .option('-o, --output <file>', 'write to this file (default stdout)')
+    .option('--format <format>', 'yaml or json (default: from the file name, else yaml)')
+    .addHelpText('after', EXAMPLES(['kis export -o kis.yaml', 'kis export --format json']))
+    .action(
+      act(async (ctx, options: ExportCommandOptions) => {
+        const { exportCommand } = await import('./commands/export.js');
+        return exportCommand(ctx, options);
       }),
     );
 

@@ -1,0 +1,217 @@
+/**
+ * `kis apply -f FILE`: a shell over `kis.plan` and `kis.apply` (client README, "Declarative
+ * set-up"). Prints the plan, asks before deleting (or takes `--yes`), carries it out and prints
+ * the ids. What each credential was sent is recorded as fingerprints in `--secrets-file`.
+ */
+
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import {
+  type AppliedChange,
+  type ApplyPlan,
+  DesiredStateError,
+  type FieldChange,
+  type PlannedChange,
+} from '@kis/client';
+import { FileSecretRecords } from '@kis/client/node';
+import type { Context } from '../context.js';
+import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
+import { describeFailure } from '../failure.js';
+import { readKisFile } from '../kis-file.js';
+import type { Output } from '../output.js';
+
+export interface ApplyCommandOptions {
+  file: string;
+  dryRun?: boolean;
+  prune?: boolean;
+  yes?: boolean;
+  secretsFile?: string;
+}
+
+/** The default record of what credentials were sent: `.kis/apply/<base URL>.json`. */
+export function defaultSecretsFile(baseUrl: string): string {
+  const name = baseUrl.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_');
+  return join('.kis', 'apply', `${name}.json`);
+}
+
+const show = (v: unknown) => (v === undefined ? '(none)' : JSON.stringify(v));
+
+function fieldLine(f: FieldChange): string {
+  if (f.secret !== undefined) {
+    const what = {
+      added: 'set',
+      changed: 'changed',
+      unverified: 'sent again (not recorded here before)',
+    };
+    return `    ~ ${f.field}: ${what[f.secret]} (secret)`;
+  }
+  if (f.before === undefined) return `    + ${f.field}: ${show(f.after)}`;
+  if (f.after === undefined) return `    - ${f.field}: ${show(f.before)}`;
+  return `    ~ ${f.field}: ${show(f.before)} → ${show(f.after)}`;
+}
+
+function title(c: PlannedChange): string {
+  const id = c.id === null ? '' : ` #${c.id}`;
+  if (c.kind === 'pair') {
+    const credential =
+      c.credential === null ? 'the default credential' : `credential "${c.credential}"`;
+    return `pair "${c.name}"${id} (connector "${c.connector}", ${credential})`;
+  }
+  return `${c.kind} "${c.name}" (${c.source})${id}`;
+}
+
+const VERB = {
+  create: 'create',
+  update: 'update',
+  unchanged: 'unchanged',
+  delete: 'delete',
+  keep: 'not in the file (kept; --prune deletes it)',
+};
+
+export function planLines(plan: ApplyPlan, paint: Output['out'], verbose: boolean): string[] {
+  const lines: string[] = [];
+  for (const c of plan.changes) {
+    if (c.action === 'unchanged' && !verbose) continue;
+    const colour = {
+      create: paint.green,
+      update: paint.yellow,
+      delete: paint.red,
+      keep: paint.dim,
+      unchanged: paint.dim,
+    }[c.action];
+    const verb =
+      c.action === 'keep' && c.note?.includes('used by') ? `kept: ${c.note}` : VERB[c.action];
+    lines.push(
+      `${colour(verb.padEnd(9))} ${title(c)}${c.note && c.action !== 'keep' ? ` (${c.note})` : ''}`,
+    );
+    for (const f of c.changes) if (c.action === 'update' || verbose) lines.push(fieldLine(f));
+  }
+  const n = plan.counts;
+  lines.push(
+    `Plan: ${n.create} to create, ${n.update} to update, ${n.delete} to delete, ${n.unchanged} unchanged, ${n.keep} on the server only.`,
+  );
+  return lines;
+}
+
+async function confirmDeletes(ctx: Context, plan: ApplyPlan, yes: boolean): Promise<boolean> {
+  if (plan.counts.delete === 0 || yes) return true;
+  const { io } = ctx;
+  if (!io.stdin.isTTY) {
+    throw new UsageError(
+      `--prune: the plan deletes ${plan.counts.delete} item(s) from the server; pass --yes to confirm (stdin is not a terminal to ask)`,
+    );
+  }
+  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  try {
+    const answer = await rl.question(
+      `Delete ${plan.counts.delete} item(s) from the server? [y/N] `,
+    );
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+function stepLine(step: AppliedChange): string {
+  const verb = { create: 'created', update: 'updated', delete: 'deleted', unchanged: '', keep: '' }[
+    step.change.action
+  ];
+  return `${verb} ${title(step.change)}${step.id !== null && step.change.id === null ? ` → ${step.id}` : ''}`;
+}
+
+/** The ids of each connector of the file, once applied: what scripts read next. */
+function idLines(ctx: Context, plan: ApplyPlan): void {
+  const pairs = plan.changes.filter(
+    (c) => c.kind === 'pair' && c.action !== 'keep' && c.action !== 'delete',
+  );
+  for (const p of pairs) {
+    if (p.kind !== 'pair') continue;
+    const connector = plan.changes.find(
+      (c) => c.kind === 'connector' && c.name === p.connector && c.source === p.source,
+    );
+    const ids = {
+      connector: p.connector,
+      source: p.source,
+      connector_id: connector?.id ?? null,
+      credential_id: p.credentialId,
+      cc_pair_id: p.id,
+    };
+    ctx.out.result(
+      { applied: ids },
+      `${p.connector} (${p.source}): connector ${ids.connector_id}, credential ${ids.credential_id}, cc_pair_id ${ids.cc_pair_id}`,
+    );
+  }
+}
+
+function reportIssues(
+  ctx: Context,
+  error: DesiredStateError,
+  where: (entry: string) => string,
+): ExitCodeValue {
+  for (const issue of error.issues) {
+    ctx.out.error(
+      `${where(issue.entry)}: ${issue.entry}: ${issue.path ? `${issue.path}: ` : ''}${issue.message}`,
+    );
+  }
+  ctx.out.error(`${error.issues.length} problem(s) in the file; nothing was sent`);
+  return ExitCode.Usage;
+}
+
+export async function applyCommand(
+  ctx: Context,
+  options: ApplyCommandOptions,
+): Promise<ExitCodeValue> {
+  const { out } = ctx;
+  let file: Awaited<ReturnType<typeof readKisFile>>;
+  try {
+    file = await readKisFile(options.file, ctx.io);
+  } catch (error) {
+    if (DesiredStateError.isInstance(error)) return reportIssues(ctx, error, () => options.file);
+    throw error;
+  }
+  for (const secret of file.secrets) ctx.secrets.add(secret);
+  const client = await ctx.client();
+  const { baseUrl } = await ctx.connection();
+  const secrets = new FileSecretRecords(
+    resolve(ctx.io.cwd, options.secretsFile ?? defaultSecretsFile(baseUrl)),
+  );
+  let plan: ApplyPlan;
+  try {
+    plan = await client.plan(file.state, { prune: options.prune === true, secrets });
+  } catch (error) {
+    if (DesiredStateError.isInstance(error)) return reportIssues(ctx, error, file.where);
+    throw error;
+  }
+  for (const c of plan.changes) out.result({ plan: c });
+  for (const line of planLines(plan, out.out, out.mode.verbose)) out.human(line);
+  for (const w of plan.warnings) out.warn(w);
+  if (options.dryRun || plan.empty) {
+    out.result({ summary: { ...plan.counts, applied: false } });
+    if (plan.empty) out.human('Nothing to change.');
+    if (!plan.empty) idLines(ctx, plan);
+    return ExitCode.Ok;
+  }
+  if (!(await confirmDeletes(ctx, plan, options.yes === true))) {
+    out.error('nothing was changed');
+    return ExitCode.Usage;
+  }
+  const result = await client.apply(plan, {
+    secrets,
+    onChange: (step) => {
+      if (step.ok) out.info(stepLine(step));
+    },
+  });
+  if (!result.ok) {
+    const failed = result.applied.at(-1);
+    const failure = describeFailure(failed?.error, baseUrl);
+    out.error(`${failed ? title(failed.change) : 'apply'}: ${failure.message}`);
+    out.error(
+      `${result.applied.length - 1} change(s) made, ${result.skipped.length + 1} not; run kis apply again to finish`,
+    );
+    out.result({ summary: { ...plan.counts, applied: false, failed: failed?.change ?? null } });
+    return failure.exitCode === ExitCode.Fatal ? ExitCode.Fatal : ExitCode.ItemsFailed;
+  }
+  idLines(ctx, plan);
+  out.result({ summary: { ...plan.counts, applied: true } });
+  return ExitCode.Ok;
+}

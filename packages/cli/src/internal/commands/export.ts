@@ -1,0 +1,183 @@
+/**
+ * `kis export`: the server's connectors, credentials and pairs as a file `kis apply` takes
+ * unchanged (applying it to the same server plans nothing). Credentials carry their name, source
+ * and only the keys the server shows unmasked: secrets are never written.
+ */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type {
+  Connector,
+  ConnectorStatus,
+  Credential,
+  DesiredConnector,
+  DesiredCredential,
+  DesiredState,
+} from '@kis/client';
+import { DEFAULT_CREDENTIAL_ID, DEFAULT_DOCUMENT_SOURCE, isMaskedValue } from '@kis/spec/rules';
+import { Document, isMap, isSeq } from 'yaml';
+import type { Context } from '../context.js';
+import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
+import { fsReason } from '../structured.js';
+
+export interface ExportCommandOptions {
+  output?: string;
+  format?: string;
+}
+
+interface Exported {
+  state: DesiredState;
+  /** Per credential index: the keys left out (secrets the server masks). */
+  secretKeys: Map<number, string[]>;
+  /** Per connector index: what the file cannot say (other pairs). */
+  connectorNotes: Map<number, string>;
+  /** Header notes: what was left out and why. */
+  notes: string[];
+}
+
+const builtIn = (c: { id: number; source: string }) =>
+  c.source === DEFAULT_DOCUMENT_SOURCE || c.id === 0;
+const shown = (v: unknown) =>
+  v === null || typeof v === 'boolean' || (typeof v === 'string' && !isMaskedValue(v));
+
+function exportCredential(c: Credential): { entry: DesiredCredential; secrets: string[] } {
+  const json = c.credential_json ?? {};
+  const kept = Object.entries(json).filter(([, v]) => shown(v));
+  const secrets = Object.keys(json).filter((k) => !shown(json[k]));
+  return {
+    entry: { name: c.name as string, source: c.source, credential_json: Object.fromEntries(kept) },
+    secrets,
+  };
+}
+
+function exportConnector(
+  c: Connector,
+  pair: ConnectorStatus,
+  credentialName: string | undefined,
+): DesiredConnector {
+  const entry: DesiredConnector = { name: c.name, source: c.source };
+  if (c.input_type) entry.input_type = c.input_type;
+  entry.access_type = pair.access_type;
+  if (c.refresh_freq !== null) entry.refresh_freq = c.refresh_freq;
+  if (c.prune_freq !== null) entry.prune_freq = c.prune_freq;
+  if (c.indexing_start !== null) entry.indexing_start = c.indexing_start;
+  entry.config = c.connector_specific_config ?? {};
+  if (credentialName !== undefined) entry.credential = credentialName;
+  if (pair.name && pair.name !== c.name) entry.pair_name = pair.name;
+  if (pair.groups && pair.groups.length > 0) entry.groups = pair.groups;
+  return entry;
+}
+
+/** The server's set-up as a desired state, with what it leaves out. */
+export function exportState(
+  credentials: Credential[],
+  connectors: Connector[],
+  pairs: ConnectorStatus[],
+): Exported {
+  const out: Exported = {
+    state: { credentials: [], connectors: [] },
+    secretKeys: new Map(),
+    connectorNotes: new Map(),
+    notes: [],
+  };
+  const names = new Map<number, string>();
+  for (const c of credentials) {
+    if (c.id === DEFAULT_CREDENTIAL_ID || c.source === DEFAULT_DOCUMENT_SOURCE) continue;
+    if (!c.name) {
+      out.notes.push(
+        `credential ${c.id} (${c.source}) has no name: name it to manage it from a file`,
+      );
+      continue;
+    }
+    const { entry, secrets } = exportCredential(c);
+    names.set(c.id, c.name);
+    if (secrets.length > 0) out.secretKeys.set(out.state.credentials?.length ?? 0, secrets);
+    out.state.credentials?.push(entry);
+  }
+  for (const c of [...connectors].sort((a, b) => a.id - b.id)) {
+    if (builtIn(c)) continue;
+    const own = pairs
+      .filter((p) => p.connector.id === c.id)
+      .sort((a, b) => a.cc_pair_id - b.cc_pair_id);
+    const pair = own[0];
+    if (pair === undefined) {
+      out.notes.push(`connector ${c.id} "${c.name}" (${c.source}) has no pair and is left out`);
+      continue;
+    }
+    const credentialId = pair.credential.id;
+    const credentialName =
+      credentialId === DEFAULT_CREDENTIAL_ID ? undefined : names.get(credentialId);
+    if (credentialId !== DEFAULT_CREDENTIAL_ID && credentialName === undefined) {
+      out.notes.push(
+        `connector ${c.id} "${c.name}" uses credential ${credentialId}, which has no name`,
+      );
+    }
+    if (own.length > 1) {
+      out.connectorNotes.set(
+        out.state.connectors?.length ?? 0,
+        `also paired with credential ${own
+          .slice(1)
+          .map((p) => p.credential.id)
+          .join(', ')} (a file gives one pair per connector)`,
+      );
+    }
+    out.state.connectors?.push(exportConnector(c, pair, credentialName));
+  }
+  return out;
+}
+
+function asYaml(exported: Exported, baseUrl: string): string {
+  const doc = new Document(exported.state);
+  doc.commentBefore = [
+    ` Exported by kis export from ${baseUrl}.`,
+    ' Secrets are not exported: keys left out of credential_json are kept on the server.',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the file's reference syntax
+    ' To set one, add it as a reference, e.g. jira_api_token: ${JIRA_API_TOKEN} or @path/to/file.',
+    ...exported.notes.map((n) => ` Note: ${n}.`),
+  ].join('\n');
+  const note = (list: string, index: number, text: string) => {
+    const seq = doc.get(list, true);
+    const node = isSeq(seq) ? seq.items[index] : undefined;
+    if (isMap(node)) node.commentBefore = ` ${text}`;
+  };
+  for (const [i, keys] of exported.secretKeys)
+    note('credentials', i, `secret keys kept on the server: ${keys.join(', ')}`);
+  for (const [i, text] of exported.connectorNotes) note('connectors', i, text);
+  return doc.toString({ lineWidth: 100 });
+}
+
+export async function exportCommand(
+  ctx: Context,
+  options: ExportCommandOptions,
+): Promise<ExitCodeValue> {
+  const format =
+    options.format ?? (options.output?.toLowerCase().endsWith('.json') ? 'json' : 'yaml');
+  if (format !== 'yaml' && format !== 'json') {
+    throw new UsageError(`--format: expected yaml or json (got "${format}")`);
+  }
+  const client = await ctx.client();
+  const [credentials, connectors, pairs] = await Promise.all([
+    client.credentials.list(),
+    client.connectors.list(),
+    client.pairs.list(),
+  ]);
+  const exported = exportState(credentials, connectors, pairs);
+  for (const n of exported.notes) ctx.out.warn(n);
+  const text =
+    format === 'json'
+      ? `${JSON.stringify(exported.state, null, 2)}\n`
+      : asYaml(exported, client.baseUrl);
+  if (options.output === undefined || options.output === '-') {
+    ctx.io.stdout.write(text);
+  } else {
+    try {
+      await writeFile(resolve(ctx.io.cwd, options.output), text);
+    } catch (error) {
+      throw new UsageError(`-o: cannot write "${options.output}": ${fsReason(error)}`);
+    }
+    const n = exported.state;
+    ctx.out.info(
+      `wrote ${options.output}: ${n.credentials?.length ?? 0} credentials, ${n.connectors?.length ?? 0} connectors`,
+    );
+  }
+  return ExitCode.Ok;
+}

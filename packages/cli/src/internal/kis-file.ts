@@ -1,0 +1,153 @@
+/**
+ * Reading a `kis.yaml` (or `.json`) file for `kis apply`: YAML 1.2 with comments and anchors,
+ * `${NAME}` references to environment variables in any string (`$${` for a literal `${`), and
+ * `@path` references to files (relative to the file) in `credential_json` values (`@@` for a
+ * literal `@`). Values read from references are secrets: the command never prints them.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { type DesiredState, DesiredStateError, type DesiredStateIssue } from '@kis/client';
+import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { UsageError } from './errors.js';
+import { fsReason } from './structured.js';
+
+export interface KisFile {
+  path: string;
+  state: DesiredState;
+  /** The values read from `${NAME}` and `@path` references (to keep out of any output). */
+  secrets: string[];
+  /** `path:line` of an entry (`connectors[1]`), when the file is YAML. */
+  where(entry: string): string;
+}
+
+const ENTRY = /^(credentials|connectors)\[(\d+)\]/;
+
+/** Resolves references in place; collects the problems (every one) and the values read. */
+class References {
+  readonly issues: DesiredStateIssue[] = [];
+  readonly secrets: string[] = [];
+  constructor(
+    readonly dir: string,
+    readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  private fail(entry: string, path: string, message: string): void {
+    this.issues.push({ entry, path, message, keyword: 'reference' });
+  }
+
+  text(entry: string, path: string, value: string): string {
+    return value.replace(/\$?\$\{([^}]*)\}/g, (whole, name: string) => {
+      if (whole.startsWith('$$')) return whole.slice(1);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+        this.fail(entry, path, `"\${${name}}" is not a reference to an environment variable`);
+        return whole;
+      }
+      const v = this.env[name];
+      if (v === undefined || v === '') {
+        this.fail(entry, path, `environment variable ${name} is not set`);
+        return whole;
+      }
+      this.secrets.push(v);
+      return v;
+    });
+  }
+
+  async file(entry: string, path: string, value: string): Promise<string> {
+    if (value.startsWith('@@')) return value.slice(1);
+    const file = value.slice(1);
+    try {
+      const text = (await readFile(resolve(this.dir, file), 'utf8')).replace(/\r?\n$/, '');
+      this.secrets.push(text);
+      return text;
+    } catch (error) {
+      this.fail(entry, path, `cannot read file "${file}": ${fsReason(error)}`);
+      return value;
+    }
+  }
+
+  async walk(entry: string, path: string, value: unknown, files: boolean): Promise<unknown> {
+    if (typeof value === 'string') {
+      if (files && value.startsWith('@')) return this.file(entry, path, value);
+      return this.text(entry, path, value);
+    }
+    if (Array.isArray(value)) {
+      const out: unknown[] = [];
+      for (const [i, v] of value.entries())
+        out.push(await this.walk(entry, `${path}[${i}]`, v, files));
+      return out;
+    }
+    if (typeof value === 'object' && value !== null) {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        const inner = path === '' ? k : `${path}.${k}`;
+        out[k] = await this.walk(entry, inner, v, files || inner === 'credential_json');
+      }
+      return out;
+    }
+    return value;
+  }
+}
+
+function parse(path: string, text: string) {
+  if (/\.json$/i.test(path)) {
+    try {
+      return { value: JSON.parse(text) as unknown, lineOf: () => undefined };
+    } catch (error) {
+      throw new UsageError(`${path}: not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const first = doc.errors[0];
+  if (first !== undefined) {
+    const at = lines.linePos(first.pos[0]);
+    throw new UsageError(`${path}:${at.line}: not valid YAML: ${first.message.split('\n')[0]}`);
+  }
+  const lineOf = (list: string, index: number): number | undefined => {
+    const seq = doc.get(list, true);
+    const node = isSeq(seq) ? seq.items[index] : undefined;
+    const start = isMap(node) ? node.range?.[0] : undefined;
+    return start === undefined ? undefined : lines.linePos(start).line;
+  };
+  return { value: doc.toJS({ maxAliasCount: 1000 }) as unknown, lineOf };
+}
+
+/** Reads, parses and resolves a kis file; problems of references throw `DesiredStateError`. */
+export async function readKisFile(
+  path: string,
+  io: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<KisFile> {
+  const full = resolve(io.cwd, path);
+  let text: string;
+  try {
+    text = await readFile(full, 'utf8');
+  } catch (error) {
+    throw new UsageError(`-f: cannot read file "${path}": ${fsReason(error)}`);
+  }
+  const { value, lineOf } = parse(path, text);
+  const where = (entry: string) => {
+    const m = ENTRY.exec(entry);
+    const line = m ? lineOf(m[1] as string, Number(m[2])) : undefined;
+    return line === undefined ? path : `${path}:${line}`;
+  };
+  if (value === null || value === undefined) return { path, state: {}, secrets: [], where };
+  const refs = new References(dirname(full), io.env);
+  const state = { ...(value as Record<string, unknown>) };
+  for (const list of ['credentials', 'connectors'] as const) {
+    const entries = state[list];
+    if (!Array.isArray(entries)) continue;
+    state[list] = await Promise.all(
+      entries.map((e, i) => {
+        const name = typeof e?.name === 'string' ? ` "${e.name}"` : '';
+        return refs.walk(`${list}[${i}]${name}`, '', e, false);
+      }),
+    );
+  }
+  if (refs.issues.length > 0) {
+    throw new DesiredStateError(
+      `${refs.issues.length} unresolved references in ${path}`,
+      refs.issues,
+    );
+  }
+  return { path, state: state as DesiredState, secrets: refs.secrets, where };
+}
