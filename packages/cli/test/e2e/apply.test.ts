@@ -203,7 +203,7 @@ describe('kis apply', () => {
     const kept = await apply();
     expect(kept.code).toBe(0);
     expect(kept.stdout).toMatch(
-      /not in the file \(kept; --prune deletes it\) connector "Docs site" \(web\)/,
+      /keep +connector "Docs site" \(web\) #\d+ \(not in the file; --prune deletes it\)/,
     );
     expect(writes()).toEqual([]);
     const unconfirmed = await apply('--prune');

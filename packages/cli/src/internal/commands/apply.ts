@@ -60,13 +60,12 @@ function title(c: PlannedChange): string {
   return `${c.kind} "${c.name}" (${c.source})${id}`;
 }
 
-const VERB = {
-  create: 'create',
-  update: 'update',
-  unchanged: 'unchanged',
-  delete: 'delete',
-  keep: 'not in the file (kept; --prune deletes it)',
-};
+/** Why a change is what it is; for what only the server has, how to delete it. */
+function noteOf(c: PlannedChange): string {
+  if (c.action !== 'keep') return c.note ? ` (${c.note})` : '';
+  const deletable = !c.note?.includes('used by');
+  return ` (${c.note ?? 'not in the file'}${deletable ? '; --prune deletes it' : ''})`;
+}
 
 export function planLines(plan: ApplyPlan, paint: Output['out'], verbose: boolean): string[] {
   const lines: string[] = [];
@@ -79,11 +78,7 @@ export function planLines(plan: ApplyPlan, paint: Output['out'], verbose: boolea
       keep: paint.dim,
       unchanged: paint.dim,
     }[c.action];
-    const verb =
-      c.action === 'keep' && c.note?.includes('used by') ? `kept: ${c.note}` : VERB[c.action];
-    lines.push(
-      `${colour(verb.padEnd(9))} ${title(c)}${c.note && c.action !== 'keep' ? ` (${c.note})` : ''}`,
-    );
+    lines.push(`${colour(c.action.padEnd(9))} ${title(c)}${noteOf(c)}`);
     for (const f of c.changes) if (c.action === 'update' || verbose) lines.push(fieldLine(f));
   }
   const n = plan.counts;
@@ -116,7 +111,8 @@ function stepLine(step: AppliedChange): string {
   const verb = { create: 'created', update: 'updated', delete: 'deleted', unchanged: '', keep: '' }[
     step.change.action
   ];
-  return `${verb} ${title(step.change)}${step.id !== null && step.change.id === null ? ` → ${step.id}` : ''}`;
+  // the client has set a created change's id by now, so the title carries it
+  return `${verb} ${title(step.change)}`;
 }
 
 /** The ids of each connector of the file, once applied: what scripts read next. */
@@ -188,7 +184,8 @@ export async function applyCommand(
   if (options.dryRun || plan.empty) {
     out.result({ summary: { ...plan.counts, applied: false } });
     if (plan.empty) out.human('Nothing to change.');
-    if (!plan.empty) idLines(ctx, plan);
+    // ids of what exists; a dry run that would create something has no ids to show yet
+    if (plan.empty) idLines(ctx, plan);
     return ExitCode.Ok;
   }
   if (!(await confirmDeletes(ctx, plan, options.yes === true))) {

@@ -13,7 +13,6 @@ import type {
   FieldChange,
   PlanAction,
   PlannedChange,
-  PlannedPair,
   PlanOptions,
   SecretRecords,
 } from '../../declarative.js';
@@ -250,25 +249,7 @@ async function planConnectors(p: Planner, desired: readonly DesiredConnector[]):
   }
 }
 
-function pairChange(
-  d: DesiredConnector,
-  credential: string | null,
-): Omit<PlannedPair, 'action' | 'id' | 'changes'> {
-  return {
-    kind: 'pair',
-    name: d.pair_name ?? d.name,
-    connector: d.name,
-    source: d.source,
-    credential,
-    connectorId: null,
-    credentialId: null,
-  };
-}
-
 function planPairs(p: Planner, desired: DesiredState): void {
-  const credentialsByName = new Map(
-    (desired.credentials ?? []).map((c) => [`${c.source}\u0000${c.name}`, c]),
-  );
   for (const d of desired.connectors ?? []) {
     const connectorKey = keyOf(d);
     const credentialKey =
@@ -277,12 +258,11 @@ function planPairs(p: Planner, desired: DesiredState): void {
     const credentialId =
       credentialKey === null ? DEFAULT_CREDENTIAL_ID : (p.ids.get(credentialKey) ?? null);
     const base = {
-      ...pairChange(
-        d,
-        credentialKey === null
-          ? null
-          : (credentialsByName.get(credentialKey)?.name ?? d.credential ?? null),
-      ),
+      kind: 'pair' as const,
+      name: d.pair_name ?? d.name,
+      connector: d.name,
+      source: d.source,
+      credential: d.credential ?? null,
       connectorId,
       credentialId,
     };
