@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { defaultSecretsFile } from '../../src/internal/commands/apply.js';
 import {
   ADMIN_KEY,
   assertBuilt,
@@ -100,15 +101,7 @@ const serverState = () => ({
 const everything = async (...outputs: string[]) =>
   [
     ...outputs,
-    await readFile(
-      join(
-        work,
-        '.kis',
-        'apply',
-        `${proxy.baseUrl.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_')}.json`,
-      ),
-      'utf8',
-    ).catch(() => ''),
+    await readFile(join(work, defaultSecretsFile(proxy.baseUrl)), 'utf8'),
     JSON.stringify(emu.state.snapshot()),
   ].join('\n');
 
@@ -346,15 +339,7 @@ describe('kis apply, interrupted', () => {
       expect(names(server.state.connectors({ all: true }))).toEqual(['Docs site', 'Jira KIS']);
       expect(names(server.state.credentials())).toEqual(['Jira bot']);
       expect(server.state.pairs().filter((p) => p.connector_id !== 0)).toHaveLength(2);
-      const secrets = await readFile(
-        join(
-          dir,
-          '.kis',
-          'apply',
-          `${proxy2.baseUrl.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_')}.json`,
-        ),
-        'utf8',
-      );
+      const secrets = await readFile(join(dir, defaultSecretsFile(proxy2.baseUrl)), 'utf8');
       expect([killed.stderr, resumed.stdout, resumed.stderr, secrets].join('\n')).not.toContain(
         TOKEN,
       );

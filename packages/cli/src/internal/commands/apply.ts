@@ -4,7 +4,7 @@
  * the ids. What each credential was sent is recorded as fingerprints in `--secrets-file`.
  */
 
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import {
   type AppliedChange,
@@ -19,6 +19,7 @@ import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
 import { describeFailure } from '../failure.js';
 import { readKisFile } from '../kis-file.js';
 import type { Output } from '../output.js';
+import { stateFile } from '../state-files.js';
 
 export interface ApplyCommandOptions {
   file: string;
@@ -29,10 +30,7 @@ export interface ApplyCommandOptions {
 }
 
 /** The default record of what credentials were sent: `.kis/apply/<base URL>.json`. */
-export function defaultSecretsFile(baseUrl: string): string {
-  const name = baseUrl.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_');
-  return join('.kis', 'apply', `${name}.json`);
-}
+export const defaultSecretsFile = (baseUrl: string) => stateFile('apply', baseUrl, '.json');
 
 const show = (v: unknown) => (v === undefined ? '(none)' : JSON.stringify(v));
 
