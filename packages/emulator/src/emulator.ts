@@ -5,6 +5,7 @@ import type { Profile } from '@kis/spec/rules';
 import { createApp } from './internal/app.js';
 import { checkKeyFormat, generateKey, KeyRing } from './internal/auth.js';
 import { Capacity } from './internal/capacity.js';
+import { DEFAULT_DELETION_DELAY_MS, PairDeletions } from './internal/deletions.js';
 import { type FaultPlan, parseFaults, seededRandom } from './internal/faults.js';
 import { Indexer, type IndexerControl, type IndexerOptions } from './internal/indexer.js';
 import { OutageSwitch } from './internal/outage.js';
@@ -64,6 +65,11 @@ export interface EmulatorOptions {
   corsOrigin?: string | string[];
   /** The background indexing worker's settings. */
   indexing?: IndexerOptions;
+  /**
+   * Milliseconds between a pair's deletion attempt (status DELETING) and the removal of its
+   * documents, the pair and, when no pair is left, its connector. Default 30.
+   */
+  deletionDelayMs?: number;
   /** The bundled OpenAPI document to validate against. Default: `@kis/spec/openapi.json`. */
   specPath?: string;
   /** Receives one line per request (`METHOD path status ms`); never headers or bodies. */
@@ -136,6 +142,13 @@ function checkOptions(options: EmulatorOptions): void {
   if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0)) {
     throw new RangeError(`latencyMs must be a number >= 0 (got ${latencyMs})`);
   }
+  const { deletionDelayMs } = options;
+  if (
+    deletionDelayMs !== undefined &&
+    !(Number.isFinite(deletionDelayMs) && deletionDelayMs >= 0)
+  ) {
+    throw new RangeError(`deletionDelayMs must be a number >= 0 (got ${deletionDelayMs})`);
+  }
   for (const [name, value, min] of [
     ['capacity', options.capacity, 1],
     ['queue', options.queue, 0],
@@ -172,6 +185,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     store.close();
     throw error;
   }
+  const logError =
+    options.logError ?? ((error: unknown) => console.error('kis-emulator: internal error', error));
+  const deletions = new PairDeletions(
+    store,
+    options.deletionDelayMs ?? DEFAULT_DELETION_DELAY_MS,
+    logError,
+  );
+  deletions.resume(); // pairs a previous run left DELETING
   const stats = new EmulatorStats();
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal); // one listener per stalled answer (--faults slow)
@@ -188,6 +209,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     app = createApp({
       store,
       indexer,
+      deletions,
       validators,
       keys,
       profile,
@@ -197,8 +219,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       corsOrigin: options.corsOrigin,
       now,
       logRequest: options.logRequest,
-      logError:
-        options.logError ?? ((error) => console.error('kis-emulator: internal error', error)),
+      logError,
       load: {
         faults,
         random: seededRandom(options.seed ?? Math.floor(Math.random() * 2 ** 32)),
@@ -209,6 +230,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       stats: statsView,
     });
   } catch (error) {
+    deletions.close();
     indexer.stop();
     store.close();
     throw error;
@@ -229,6 +251,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       s.once('error', reject);
     });
   } catch (error) {
+    deletions.close();
     indexer.stop();
     store.close();
     throw error;
@@ -253,6 +276,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     closing ??= new Promise<void>((resolve) => {
       outageSwitch.cancel();
       shutdown.abort();
+      deletions.close();
       indexer.stop();
       server.close(() => {
         store.close();

@@ -15,6 +15,7 @@ export {
   type IndexCounts,
   type IndexState,
   type PairRecord,
+  type PairStatus,
   type UserFileRecord,
 } from './internal/store.js';
 export {

@@ -27,7 +27,7 @@ afterAll(async () => {
 function everyOperation(): { method: string; path: string }[] {
   const out: { method: string; path: string }[] = [];
   for (const [template, item] of Object.entries(spec.paths)) {
-    for (const method of ['get', 'post', 'put', 'delete']) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
       const op = item[method] as { security?: unknown[] } | undefined;
       if (op === undefined || op.security?.length === 0) continue;
       out.push({ method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, '1') });
@@ -37,9 +37,9 @@ function everyOperation(): { method: string; path: string }[] {
 }
 
 describe('bearer keys', () => {
-  it('the spec has thirteen operations that need a key; each is routed (401 without a key, never 404)', async () => {
+  it('the spec has twenty-six operations that need a key; each is routed (401 without a key, never 404)', async () => {
     const ops = everyOperation();
-    expect(ops).toHaveLength(13);
+    expect(ops).toHaveLength(26);
     for (const op of ops) {
       const r = await call<{ detail: string }>(op.method, op.path, { key: null });
       expect(r.status, `${op.method} ${op.path}`).toBe(401);

@@ -97,10 +97,11 @@ describe('credentials', () => {
     expect(r.body.credential).toMatchObject({ id: 1, source: 'jira', name: 'Jira bot' });
     expect(r.text).not.toContain('tok-123456789');
     expect(r.text).not.toContain('pw-987');
+    // deployed servers' mask: strings under 14 characters are twelve bullets, numbers *****
     expect(r.body.credential.credential_json).toEqual({
-      api_token: '********',
-      nested: { password: '********' },
-      port: 8,
+      api_token: '••••••••••••',
+      nested: { password: '••••••••••••' },
+      port: '*****',
     });
     const list = await call('GET', '/manage/admin/credential');
     expect(list.text).not.toContain('tok-123456789');

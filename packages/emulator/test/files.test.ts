@@ -118,9 +118,9 @@ describe('updateCredentialPrivateKey', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       credential_json: {
-        sp_client_id: '********',
-        sp_certificate_password: '********',
-        sp_private_key: '********',
+        sp_client_id: '••••••••••••',
+        sp_certificate_password: '••••••••••••',
+        sp_private_key: '(pri...tor)',
       },
       admin_public: true,
       source: 'sharepoint',

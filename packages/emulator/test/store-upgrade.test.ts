@@ -1,5 +1,6 @@
-// A database written by the previous emulator (schema version 1) is upgraded when opened: pairs
-// get a processing mode column, uploaded files a uuid record id. Other versions are refused.
+// Databases written by earlier emulators are upgraded when opened: from schema version 1, pairs
+// get a processing mode column and uploaded files a uuid record id; from version 2, connectors get
+// an update time and pairs a status. Other versions are refused.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,44 @@ INSERT INTO user_files (file_id, name, file_type, size, data, status, project_id
   VALUES ('f-1', 'a.png', 'image/png', 1, x'01', 'COMPLETED', NULL, '2026-01-01T00:00:00Z');
 `;
 
+// The two tables that changed, as schema version 2 wrote them, with rows.
+const VERSION_2 = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO meta (key, value) VALUES ('schema_version', '2');
+CREATE TABLE connectors (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  source TEXT NOT NULL,
+  input_type TEXT,
+  access_type TEXT,
+  connector_specific_config TEXT NOT NULL,
+  refresh_freq INTEGER,
+  prune_freq INTEGER,
+  indexing_start TEXT,
+  groups TEXT NOT NULL,
+  time_created TEXT NOT NULL
+);
+INSERT INTO connectors VALUES
+  (0, 'Ingestion API', 'ingestion_api', 'load_state', 'public', '{}', NULL, NULL, NULL, '[]',
+   '2026-01-01T00:00:00Z'),
+  (7, 'Old', 'web', 'load_state', 'public', '{}', NULL, NULL, NULL, '[]', '2026-01-02T00:00:00Z');
+CREATE TABLE cc_pairs (
+  id INTEGER PRIMARY KEY,
+  connector_id INTEGER NOT NULL,
+  credential_id INTEGER NOT NULL,
+  name TEXT,
+  access_type TEXT NOT NULL,
+  groups TEXT NOT NULL,
+  auto_sync_options TEXT,
+  processing_mode TEXT,
+  time_created TEXT NOT NULL,
+  UNIQUE (connector_id, credential_id)
+);
+INSERT INTO cc_pairs VALUES
+  (1, 0, 0, 'DefaultCCPair', 'public', '[]', NULL, NULL, '2026-01-01T00:00:00Z'),
+  (2, 7, 0, 'Old', 'public', '[]', NULL, 'REGULAR', '2026-01-02T00:00:00Z');
+`;
+
 describe('database schema', () => {
   it('upgrades a version-1 database on open', async () => {
     const path = join(dir, 'v1.db');
@@ -59,7 +98,31 @@ describe('database schema', () => {
     }
     const reopened = new Database(path, { readonly: true });
     const version = reopened.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck();
-    expect(version.get()).toBe('2');
+    expect(version.get()).toBe('3');
+    reopened.close();
+  });
+
+  it('upgrades a version-2 database on open: connectors get time_updated, pairs status ACTIVE', async () => {
+    const path = join(dir, 'v2.db');
+    const db = new Database(path);
+    db.exec(VERSION_2);
+    db.close();
+    const emulator = await startEmulator({ dbPath: path });
+    try {
+      expect(emulator.state.connectors({ all: true })).toMatchObject([
+        { id: 0, time_created: '2026-01-01T00:00:00Z', time_updated: '2026-01-01T00:00:00Z' },
+        { id: 7, name: 'Old', time_updated: '2026-01-02T00:00:00Z' },
+      ]);
+      expect(emulator.state.pairs().map((p) => [p.id, p.status])).toEqual([
+        [1, 'ACTIVE'],
+        [2, 'ACTIVE'],
+      ]);
+    } finally {
+      await emulator.close();
+    }
+    const reopened = new Database(path, { readonly: true });
+    const version = reopened.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck();
+    expect(version.get()).toBe('3');
     reopened.close();
   });
 
@@ -70,6 +133,6 @@ describe('database schema', () => {
       "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '9');",
     );
     db.close();
-    await expect(startEmulator({ dbPath: path })).rejects.toThrow(/schema version 9.*uses 2/);
+    await expect(startEmulator({ dbPath: path })).rejects.toThrow(/schema version 9.*uses 3/);
   });
 });

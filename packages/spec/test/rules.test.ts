@@ -13,6 +13,7 @@ import {
   isMaskedValue,
   isNotAuthenticated,
   isRouteNotFound,
+  isUnknownCredential,
   MASK_EXEMPT_KEYS,
   maskCredentialJson,
   needsCredential,
@@ -219,6 +220,40 @@ describe('reading answers', () => {
     [400, { detail: 'not authenticated' }, false],
   ])('isNotAuthenticated(%j, %j) is %j', (status, body, expected) => {
     expect(isNotAuthenticated(status, body)).toBe(expected);
+  });
+
+  it.each([
+    [401, { detail: 'Credential 9 does not exist or does not belong to user' }, true],
+    [401, { detail: 'Missing or invalid API key' }, false],
+    [404, { detail: 'Credential 9 does not exist or does not belong to user' }, false],
+    [401, 'Credential 9 does not exist or does not belong to user', false],
+  ])('isUnknownCredential(%j, %j) is %j', (status, body, expected) => {
+    expect(isUnknownCredential(status, body)).toBe(expected);
+  });
+
+  it('an unknown credential on the credential calls: 401 in every profile', () => {
+    const answer = {
+      status: 401,
+      body: { detail: 'Credential 9 does not exist or does not belong to user' },
+    };
+    expect(ANSWERS.credentialUnknown(9)).toEqual(answer);
+    expect(ANSWERS.privateKeyUnknownCredential('deployed', 9)).toEqual(answer);
+    expect(ANSWERS.privateKeyUnknownCredential('seed', 9).status).toBe(404);
+  });
+
+  it('renaming or pausing an unknown pair: 400 on deployed servers, 404 on the seed', () => {
+    expect(ANSWERS.pairUnknownForUpdate('deployed', 9, 'name')).toEqual({
+      status: 400,
+      body: { detail: "CC Pair not found for current user's permissions" },
+    });
+    expect(ANSWERS.pairUnknownForUpdate('deployed', 9, 'status')).toEqual({
+      status: 400,
+      body: { detail: "Connection not found for current user's permissions" },
+    });
+    expect(ANSWERS.pairUnknownForUpdate('seed', 9, 'status')).toEqual({
+      status: 404,
+      body: { detail: 'Connector-credential pair 9 does not exist' },
+    });
   });
 
   it('reads the items of a deployed 422 message as a server writes it', () => {

@@ -328,6 +328,134 @@ describe('error statuses, through the validating proxy', () => {
   });
 });
 
+describe('listing, updating and deleting, through the validating proxy', () => {
+  // Raw calls (kis.api): the proxy checks each request and each answer against the spec.
+  /** Polls `check` every few milliseconds until it holds (or fails after `timeoutMs`). */
+  async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it('connectors: list, get, replace, delete', async () => {
+    const created = await kis.api.POST('/manage/admin/connector', {
+      body: {
+        name: `Managed ${profile}`,
+        source: 'web',
+        input_type: 'load_state',
+        access_type: 'public',
+        connector_specific_config: { base_url: 'https://docs.example.com' },
+      },
+    });
+    const id = created.data?.id ?? -1;
+    const listed = await kis.api.GET('/manage/connector');
+    expect(listed.data?.some((c) => c.id === id)).toBe(true);
+    const one = await kis.api.GET('/manage/connector/{connector_id}', {
+      params: { path: { connector_id: id } },
+    });
+    expect(one.data?.credential_ids).toEqual([]);
+    const replaced = await kis.api.PATCH('/manage/admin/connector/{connector_id}', {
+      params: { path: { connector_id: id } },
+      body: {
+        name: `Managed ${profile} (renamed)`,
+        source: 'web',
+        input_type: 'load_state',
+        access_type: 'public',
+        connector_specific_config: { base_url: 'https://docs.example.com/v2' },
+      },
+    });
+    expect(replaced.data).toMatchObject({ refresh_freq: null, prune_freq: 604800 });
+    const deleted = await kis.api.DELETE('/manage/admin/connector/{connector_id}', {
+      params: { path: { connector_id: id } },
+    });
+    expect(deleted.data).toEqual({ success: true, message: expect.any(String), data: id });
+    const gone = await kis.api.GET('/manage/connector/{connector_id}', {
+      params: { path: { connector_id: id } },
+    });
+    expect(gone.response.status).toBe(404);
+  });
+
+  it('pairs: list, get, rename, pause, delete with their documents', async () => {
+    const connector = await kis.api.POST('/manage/admin/connector', {
+      body: {
+        name: `Pair owner ${profile}`,
+        source: 'web',
+        input_type: 'load_state',
+        access_type: 'public',
+        connector_specific_config: { base_url: 'https://docs.example.com' },
+      },
+    });
+    const connectorId = connector.data?.id ?? -1;
+    const associated = await kis.api.PUT(
+      '/manage/connector/{connector_id}/credential/{credential_id}',
+      {
+        params: { path: { connector_id: connectorId, credential_id: 0 } },
+        body: { name: 'Pair', access_type: 'public' },
+      },
+    );
+    const pairId = associated.data?.data;
+    if (typeof pairId !== 'number') throw new Error('no pair id');
+    const statuses = await kis.api.GET('/manage/admin/connector/status');
+    expect(statuses.data?.find((p) => p.cc_pair_id === pairId)?.connector.id).toBe(connectorId);
+    const path = { path: { cc_pair_id: pairId } };
+    const renamed = await kis.api.PUT('/manage/admin/cc-pair/{cc_pair_id}/name', {
+      params: { ...path, query: { new_name: 'Renamed pair' } },
+    });
+    expect(renamed.data?.success).toBe(true);
+    await kis.api.PUT('/manage/admin/cc-pair/{cc_pair_id}/status', {
+      params: path,
+      body: { status: 'PAUSED' },
+    });
+    const pair = await kis.api.GET('/manage/admin/cc-pair/{cc_pair_id}', { params: path });
+    expect(pair.data).toMatchObject({ name: 'Renamed pair', status: 'PAUSED' });
+    const attempt = await kis.api.POST('/manage/admin/deletion-attempt', {
+      body: { connector_id: connectorId, credential_id: 0 },
+    });
+    expect(attempt.response.status).toBe(200);
+    await until(
+      async () =>
+        (await kis.api.GET('/manage/admin/cc-pair/{cc_pair_id}', { params: path })).response
+          .status === 404,
+    );
+  });
+
+  it('credentials: get, merge, replace, delete; secrets masked', async () => {
+    const created = await kis.api.POST('/manage/credential', {
+      body: {
+        source: 'jira',
+        admin_public: true,
+        credential_json: { jira_user_email: 'bot@kis.io', jira_api_token: 'a-long-secret-token' },
+      },
+    });
+    const path = { path: { credential_id: created.data?.id ?? -1 } };
+    const one = await kis.api.GET('/manage/credential/{credential_id}', { params: path });
+    expect(one.data?.credential_json).toEqual({
+      jira_user_email: '••••••••••••',
+      jira_api_token: 'a-lo...oken',
+    });
+    const merged = await kis.api.PUT('/manage/admin/credential/{credential_id}', {
+      params: path,
+      body: { name: 'Merged', credential_json: { extra: 'value' } },
+    });
+    expect(Object.keys(merged.data?.credential_json ?? {}).sort()).toEqual([
+      'extra',
+      'jira_api_token',
+      'jira_user_email',
+    ]);
+    const replaced = await kis.api.PATCH('/manage/credential/{credential_id}', {
+      params: path,
+      body: { source: 'jira', admin_public: true, credential_json: { only: 'key' } },
+    });
+    expect(Object.keys(replaced.data?.credential_json ?? {})).toEqual(['only']);
+    const deleted = await kis.api.DELETE('/manage/credential/{credential_id}', { params: path });
+    expect(deleted.data?.success).toBe(true);
+    const unknown = await kis.api.GET('/manage/credential/{credential_id}', { params: path });
+    expect(unknown.response.status).toBe(401);
+  });
+});
+
 describe('the validating proxy', () => {
   // Last in this file (tests in a file run in order): by now every call above went through it.
   it('reported no request or response violation for the calls the client made', async () => {

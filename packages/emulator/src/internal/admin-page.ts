@@ -43,7 +43,7 @@ export function adminPage(store: Store, profile: Profile): string {
     const pairText = own
       .map(
         (p) =>
-          `pair ${escapeHtml(p.id)} (credential ${escapeHtml(p.credential_id)}, ${escapeHtml(p.access_type)}): ${escapeHtml(counts.get(p.id) ?? 0)} documents`,
+          `pair ${escapeHtml(p.id)} (credential ${escapeHtml(p.credential_id)}, ${escapeHtml(p.access_type)}${p.status === 'ACTIVE' ? '' : `, ${escapeHtml(p.status)}`}): ${escapeHtml(counts.get(p.id) ?? 0)} documents`,
       )
       .join('<br>');
     return [

@@ -14,6 +14,7 @@ import type { KeyRing } from './auth.js';
 import { readFormBody, readJsonBody } from './body.js';
 import { LaxCoercer } from './coerce.js';
 import { connectorConfigChecker } from './connector-configs.js';
+import type { PairDeletions } from './deletions.js';
 import { AnswerError, HttpError, ValidationFailure } from './errors.js';
 import { createHandlers, prepareIngestion } from './handlers/index.js';
 import type { Indexer } from './indexer.js';
@@ -33,6 +34,8 @@ import {
 export interface AppOptions {
   store: Store;
   indexer: Indexer;
+  /** The asynchronous pair deletions (`createDeletionAttempt`). */
+  deletions: PairDeletions;
   /** Validators compiled from the profile's view of the spec (`profileSpec`). */
   validators: SpecValidators;
   keys: KeyRing;
@@ -138,6 +141,7 @@ export function createApp(options: AppOptions): Hono<{ Bindings: HttpBindings }>
     now: options.now,
     version: options.version,
     checkConfig: connectorConfigChecker(validators.doc),
+    deletions: options.deletions,
   });
   checkHandlers(validators, (id) => checkedHandler(handlers, id));
   const before = beforeValidators(profile, validators.doc);
@@ -157,7 +161,7 @@ export function createApp(options: AppOptions): Hono<{ Bindings: HttpBindings }>
         origin: options.corsOrigin,
         // x-kis-retry-count: sent by @kis/client on every request (the web console needs it).
         allowHeaders: ['authorization', 'content-type', 'x-kis-retry-count'],
-        allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+        allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
       }),
     );
   }

@@ -11,8 +11,23 @@ import {
 } from '@kis/spec/rules';
 import Database from 'better-sqlite3';
 
-/** 2: uploaded files have a uuid record id; pairs keep their processing mode. */
-export const SCHEMA_VERSION = 2;
+/**
+ * 2: uploaded files have a uuid record id; pairs keep their processing mode.
+ * 3: connectors have an update time; pairs have a status.
+ */
+export const SCHEMA_VERSION = 3;
+
+/** A pair's state (the spec's `CcPairStatus`). */
+export type PairStatus =
+  | 'SCHEDULED'
+  | 'INITIAL_INDEXING'
+  | 'ACTIVE'
+  | 'PAUSED'
+  | 'DELETING'
+  | 'INVALID';
+
+/** The state of a new pair. */
+export const DEFAULT_PAIR_STATUS: PairStatus = 'ACTIVE';
 
 /** The connector of the default pair (source `ingestion_api`). */
 export const DEFAULT_CONNECTOR_ID = 0;
@@ -32,6 +47,7 @@ export interface ConnectorRecord {
   indexing_start: string | null;
   groups: number[];
   time_created: string;
+  time_updated: string;
 }
 
 export interface CredentialRecord {
@@ -62,6 +78,7 @@ export interface PairRecord {
   groups: number[];
   auto_sync_options: JsonObject | null;
   processing_mode: string | null;
+  status: PairStatus;
   time_created: string;
 }
 
@@ -220,7 +237,8 @@ CREATE TABLE IF NOT EXISTS connectors (
   prune_freq INTEGER,
   indexing_start TEXT,
   groups TEXT NOT NULL,
-  time_created TEXT NOT NULL
+  time_created TEXT NOT NULL,
+  time_updated TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS cc_pairs (
   id INTEGER PRIMARY KEY,
@@ -231,6 +249,7 @@ CREATE TABLE IF NOT EXISTS cc_pairs (
   groups TEXT NOT NULL,
   auto_sync_options TEXT,
   processing_mode TEXT,
+  status TEXT NOT NULL DEFAULT 'ACTIVE',
   time_created TEXT NOT NULL,
   UNIQUE (connector_id, credential_id)
 );
@@ -306,6 +325,7 @@ interface ConnectorRow {
   indexing_start: string | null;
   groups: string;
   time_created: string;
+  time_updated: string;
 }
 
 interface PairRow {
@@ -317,6 +337,7 @@ interface PairRow {
   groups: string;
   auto_sync_options: string | null;
   processing_mode: string | null;
+  status: PairStatus;
   time_created: string;
 }
 
@@ -400,6 +421,7 @@ function toConnector(row: ConnectorRow): ConnectorRecord {
     indexing_start: row.indexing_start,
     groups: parseJson<number[]>(row.groups),
     time_created: row.time_created,
+    time_updated: row.time_updated,
   };
 }
 
@@ -414,6 +436,7 @@ function toPair(row: PairRow): PairRecord {
     auto_sync_options:
       row.auto_sync_options === null ? null : parseJson<JsonObject>(row.auto_sync_options),
     processing_mode: row.processing_mode,
+    status: row.status,
     time_created: row.time_created,
   };
 }
@@ -539,12 +562,64 @@ export class Store {
           string | null,
           string,
           string,
+          string,
         ]
       >(
         `INSERT INTO connectors (id, name, source, input_type, access_type,
            connector_specific_config, refresh_freq, prune_freq, indexing_start, groups,
-           time_created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           time_created, time_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      updateConnector: db.prepare<
+        [
+          string,
+          string,
+          string | null,
+          string | null,
+          string,
+          number | null,
+          number | null,
+          string | null,
+          string,
+          string,
+          number,
+        ]
+      >(
+        `UPDATE connectors SET name = ?, source = ?, input_type = ?, access_type = ?,
+           connector_specific_config = ?, refresh_freq = ?, prune_freq = ?, indexing_start = ?,
+           groups = ?, time_updated = ? WHERE id = ?`,
+      ),
+      deleteConnector: db.prepare<[number]>('DELETE FROM connectors WHERE id = ?'),
+      connectorNameTaken: db
+        .prepare<[string, string, number], number>(
+          'SELECT 1 FROM connectors WHERE name = ? AND source = ? AND id <> ? LIMIT 1',
+        )
+        .pluck(),
+      pairIdsOfConnector: db
+        .prepare<[number], number>('SELECT id FROM cc_pairs WHERE connector_id = ? ORDER BY id')
+        .pluck(),
+      credentialIdsOfConnector: db
+        .prepare<[number], number>(
+          'SELECT credential_id FROM cc_pairs WHERE connector_id = ? ORDER BY id',
+        )
+        .pluck(),
+      countPairsOfCredential: db
+        .prepare<[number], number>('SELECT count(*) FROM cc_pairs WHERE credential_id = ?')
+        .pluck(),
+      renamePair: db.prepare<[string, number]>('UPDATE cc_pairs SET name = ? WHERE id = ?'),
+      setPairStatus: db.prepare<[string, number]>('UPDATE cc_pairs SET status = ? WHERE id = ?'),
+      pairDocumentCount: db
+        .prepare<[number], number>('SELECT count(*) FROM document_pairs WHERE cc_pair_id = ?')
+        .pluck(),
+      deletePairOnlyDocuments: db.prepare<[number]>(
+        `DELETE FROM documents WHERE seq IN (
+           SELECT p.document_seq FROM document_pairs p WHERE p.cc_pair_id = ?
+             AND NOT EXISTS (SELECT 1 FROM document_pairs o
+               WHERE o.document_seq = p.document_seq AND o.cc_pair_id <> p.cc_pair_id))`,
+      ),
+      updateCredentialData: db.prepare<[string | null, string, string, number]>(
+        'UPDATE credentials SET name = ?, credential_json = ?, time_updated = ? WHERE id = ?',
+      ),
+      deleteCredential: db.prepare<[number]>('DELETE FROM credentials WHERE id = ?'),
       getConnector: db.prepare<[number], ConnectorRow>('SELECT * FROM connectors WHERE id = ?'),
       listAllConnectors: db.prepare<[], ConnectorRow>('SELECT * FROM connectors ORDER BY id'),
       listCreatedConnectors: db.prepare<[], ConnectorRow>(
@@ -781,7 +856,7 @@ export class Store {
     this.seedDefaults();
   }
 
-  /** Creates the schema in a new database, upgrades a version-1 one, refuses any other. */
+  /** Creates the schema in a new database, upgrades a version-1 or version-2 one, refuses others. */
   private checkSchemaVersion(): void {
     this.db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
     const row = this.db
@@ -789,6 +864,9 @@ export class Store {
       .get('schema_version');
     if (row?.value === '1') {
       this.upgradeFromVersion1();
+      this.upgradeFromVersion2();
+    } else if (row?.value === '2') {
+      this.upgradeFromVersion2();
     } else if (row !== undefined && row.value !== String(SCHEMA_VERSION)) {
       throw new Error(
         `database ${this.path} has schema version ${row.value}, this emulator uses ${SCHEMA_VERSION}; start with a new --db file`,
@@ -809,6 +887,28 @@ export class Store {
       );
       for (const id of ids) setUid.run(randomUUID(), id);
       this.db.exec('CREATE UNIQUE INDEX IF NOT EXISTS user_files_uid ON user_files(uid)');
+    })();
+  }
+
+  /** Version 3: connectors get `time_updated` (their creation time), pairs `status` (ACTIVE). */
+  private upgradeFromVersion2(): void {
+    const columns = (table: string) =>
+      this.db
+        .prepare<[], { name: string }>(`PRAGMA table_info(${table})`)
+        .all()
+        .map((c) => c.name);
+    this.db.transaction(() => {
+      const connectorColumns = columns('connectors');
+      if (connectorColumns.length > 0 && !connectorColumns.includes('time_updated')) {
+        this.db.exec(`ALTER TABLE connectors ADD COLUMN time_updated TEXT;
+          UPDATE connectors SET time_updated = time_created;`);
+      }
+      const pairColumns = columns('cc_pairs');
+      if (pairColumns.length > 0 && !pairColumns.includes('status')) {
+        this.db.exec(
+          `ALTER TABLE cc_pairs ADD COLUMN status TEXT NOT NULL DEFAULT '${DEFAULT_PAIR_STATUS}'`,
+        );
+      }
     })();
   }
 
@@ -847,6 +947,7 @@ export class Store {
           null,
           '[]',
           now,
+          now,
         );
       }
       if (this.stmt.getPair.get(DEFAULT_CC_PAIR_ID) === undefined) {
@@ -881,8 +982,51 @@ export class Store {
       input.indexing_start,
       JSON.stringify(input.groups),
       now,
+      now,
     );
     return this.getConnector(Number(result.lastInsertRowid))!;
+  }
+
+  /** Replaces every field of a connector; undefined when there is no such connector. */
+  updateConnector(id: number, input: ConnectorWrite): ConnectorRecord | undefined {
+    const result = this.stmt.updateConnector.run(
+      input.name,
+      input.source,
+      input.input_type,
+      input.access_type,
+      JSON.stringify(input.connector_specific_config),
+      input.refresh_freq,
+      input.prune_freq,
+      input.indexing_start,
+      JSON.stringify(input.groups),
+      this.nowIso(),
+      id,
+    );
+    return result.changes === 0 ? undefined : this.getConnector(id);
+  }
+
+  /** True when a connector other than `exceptId` has this name and source. */
+  connectorNameTaken(name: string, source: string, exceptId: number): boolean {
+    return this.stmt.connectorNameTaken.get(name, source, exceptId) === 1;
+  }
+
+  /**
+   * Removes a connector and its pairs at once, in one transaction; their documents stay stored,
+   * attached to no pair. False when there was no such connector.
+   */
+  deleteConnector(id: number): boolean {
+    return this.db.transaction(() => {
+      for (const pairId of this.stmt.pairIdsOfConnector.all(id)) {
+        this.stmt.unlinkPairDocuments.run(pairId);
+        this.stmt.deletePair.run(pairId);
+      }
+      return this.stmt.deleteConnector.run(id).changes > 0;
+    })();
+  }
+
+  /** Ids of the credentials associated with a connector, in the order of their pairs. */
+  credentialIdsOfConnector(id: number): number[] {
+    return this.stmt.credentialIdsOfConnector.all(id);
   }
 
   /** The id of a connector with this name and source, if any. */
@@ -930,6 +1074,31 @@ export class Store {
     return this.stmt.listCredentials.all().map(toCredential);
   }
 
+  /** Sets a credential's name and JSON; undefined when there is no such credential. */
+  updateCredentialData(
+    id: number,
+    name: string | null,
+    credentialJson: JsonObject,
+  ): CredentialRecord | undefined {
+    const result = this.stmt.updateCredentialData.run(
+      name,
+      JSON.stringify(credentialJson),
+      this.nowIso(),
+      id,
+    );
+    return result.changes === 0 ? undefined : this.getCredential(id);
+  }
+
+  /** Number of pairs that use a credential. */
+  pairsUsingCredential(id: number): number {
+    return this.stmt.countPairsOfCredential.get(id) ?? 0;
+  }
+
+  /** Deletes a credential (the caller checks that no pair uses it); false when there was none. */
+  deleteCredential(id: number): boolean {
+    return this.stmt.deleteCredential.run(id).changes > 0;
+  }
+
   /** Replaces a credential's name and JSON and stores the uploaded private-key file with it. */
   updateCredentialPrivateKey(id: number, input: PrivateKeyWrite): CredentialRecord | undefined {
     const result = this.stmt.updatePrivateKey.run(
@@ -968,6 +1137,40 @@ export class Store {
     return this.db.transaction(() => {
       this.stmt.unlinkPairDocuments.run(id);
       return this.stmt.deletePair.run(id).changes > 0;
+    })();
+  }
+
+  /** Sets a pair's name; false when there is no such pair. */
+  renamePair(id: number, name: string): boolean {
+    return this.stmt.renamePair.run(name, id).changes > 0;
+  }
+
+  /** Sets a pair's status; false when there is no such pair. */
+  setPairStatus(id: number, status: PairStatus): boolean {
+    return this.stmt.setPairStatus.run(status, id).changes > 0;
+  }
+
+  /** Number of documents attached to a pair. */
+  pairDocumentCount(id: number): number {
+    return this.stmt.pairDocumentCount.get(id) ?? 0;
+  }
+
+  /**
+   * The end of a pair's deletion, in one transaction: its documents leave the store (those that
+   * another pair also holds stay, attached to that pair only), then the pair, then its connector
+   * when no other pair uses it. False when there was no such pair.
+   */
+  deletePairAndDocuments(id: number): boolean {
+    return this.db.transaction(() => {
+      const pair = this.stmt.getPair.get(id);
+      if (pair === undefined) return false;
+      this.stmt.deletePairOnlyDocuments.run(id);
+      this.stmt.unlinkPairDocuments.run(id);
+      this.stmt.deletePair.run(id);
+      if (this.stmt.pairIdsOfConnector.all(pair.connector_id).length === 0) {
+        this.stmt.deleteConnector.run(pair.connector_id);
+      }
+      return true;
     })();
   }
 

@@ -1,25 +1,20 @@
 // Stored records as the API shows them, typed by the spec's schemas. Secrets never leave the
-// store: every string inside a credential's JSON is masked in every answer.
+// store: every credential in every answer carries its JSON masked by the rule book's
+// `maskCredentialJson`, as deployed servers mask it.
+import { maskCredentialJson } from '@kis/spec/rules';
 import type { Schemas } from './op-types.js';
 import type { ProfileBehaviour } from './profile.js';
-import type { CredentialRecord, DocumentListItem, JsonObject, UserFileRecord } from './store.js';
-
-const MASK = '********';
-
-/** Every string inside a credential's JSON replaced by a mask. */
-export function maskCredentialJson(value: unknown): unknown {
-  if (typeof value === 'string') return MASK;
-  if (Array.isArray(value)) return value.map(maskCredentialJson);
-  if (typeof value === 'object' && value !== null) {
-    const out: JsonObject = {};
-    for (const [k, v] of Object.entries(value)) out[k] = maskCredentialJson(v);
-    return out;
-  }
-  return value;
-}
+import type {
+  ConnectorRecord,
+  CredentialRecord,
+  DocumentListItem,
+  JsonObject,
+  PairRecord,
+  UserFileRecord,
+} from './store.js';
 
 function maskedJson(c: CredentialRecord): JsonObject {
-  return maskCredentialJson(c.credential_json) as JsonObject;
+  return maskCredentialJson(c.credential_json);
 }
 
 /** A credential list item (`Credential`), secrets masked. */
@@ -105,4 +100,71 @@ export function documentListView(
   behaviour: ProfileBehaviour,
 ): Schemas['IngestedDocumentSummary'] {
   return { ...item, link: item.link ?? behaviour.missingLink };
+}
+
+/** A connector (`Connector`): no access type or groups, those belong to its pairs. */
+export function connectorView(c: ConnectorRecord, credentialIds: number[]): Schemas['Connector'] {
+  return {
+    id: c.id,
+    name: c.name,
+    source: c.source,
+    input_type: c.input_type ?? 'load_state',
+    connector_specific_config: c.connector_specific_config,
+    refresh_freq: c.refresh_freq,
+    prune_freq: c.prune_freq,
+    indexing_start: c.indexing_start,
+    credential_ids: credentialIds,
+    time_created: c.time_created,
+    time_updated: c.time_updated,
+  };
+}
+
+/** A pair's `access_type` as answers spell it (stored lower-case). */
+function pairAccessType(p: PairRecord): Schemas['ConnectorStatus']['access_type'] {
+  const value = p.access_type.toLowerCase();
+  return value === 'private' || value === 'sync' ? value : 'public';
+}
+
+/** One item of the list of pairs (`ConnectorStatus`), the credential's secrets masked. */
+export function connectorStatusView(
+  p: PairRecord,
+  connector: Schemas['Connector'],
+  credential: Schemas['Credential'],
+): Schemas['ConnectorStatus'] {
+  return {
+    cc_pair_id: p.id,
+    name: p.name,
+    connector,
+    credential,
+    access_type: pairAccessType(p),
+    groups: p.groups,
+  };
+}
+
+/** One pair with its state (`CcPairFullInfo`), the credential's secrets masked. */
+export function ccPairView(
+  p: PairRecord,
+  connector: Schemas['Connector'],
+  credential: Schemas['Credential'],
+  documents: number,
+): Schemas['CcPairFullInfo'] {
+  return {
+    id: p.id,
+    name: p.name,
+    status: p.status,
+    num_docs_indexed: documents,
+    connector,
+    credential,
+    access_type: pairAccessType(p),
+    groups: p.groups,
+    number_of_index_attempts: 0,
+    last_index_attempt_status: null,
+    latest_deletion_attempt: null,
+    is_editable_for_current_user: true,
+    deletion_failure_message: null,
+    indexing: false,
+    in_repeated_error_state: false,
+    last_indexed: null,
+    last_pruned: null,
+  };
 }

@@ -34,6 +34,7 @@ export {
   DEFAULT_PROFILE,
   isNotAuthenticated,
   isRouteNotFound,
+  isUnknownCredential,
   NOT_AUTHENTICATED_DETAIL,
   PROFILES,
   type Profile,

@@ -27,6 +27,9 @@ export interface ValidationItem {
   ctx?: Record<string, unknown>;
 }
 
+/** How deployed servers end the text of a 401 for a credential id they do not know. */
+const UNKNOWN_CREDENTIAL_TAIL = 'does not exist or does not belong to user';
+
 /** Deployed servers' text for a missing or invalid key. */
 export const NOT_AUTHENTICATED_DETAIL = 'Access denied. User is not authenticated.';
 
@@ -141,8 +144,30 @@ export const ANSWERS = {
   /** The private-key call for a credential that does not exist. */
   privateKeyUnknownCredential(profile: Profile, credentialId: number): Answer {
     return profile === 'deployed'
-      ? detail(401, `Credential ${credentialId} does not exist or does not belong to user`)
+      ? ANSWERS.credentialUnknown(credentialId)
       : detail(404, `Credential ${credentialId} does not exist (credential_id)`);
+  },
+  /**
+   * Reading or updating a credential that does not exist (`getCredential`, `updateCredential`,
+   * `replaceCredentialJson`): 401, not 404, in every profile, as deployed servers answer.
+   */
+  credentialUnknown(credentialId: number): Answer {
+    return detail(401, `Credential ${credentialId} ${UNKNOWN_CREDENTIAL_TAIL}`);
+  },
+  /**
+   * Renaming a pair, or setting its status, when the pair does not exist: deployed servers answer
+   * 400 with a message about the caller's permissions; servers of the seed's kind 404.
+   */
+  pairUnknownForUpdate(profile: Profile, ccPairId: number, what: 'name' | 'status'): Answer {
+    if (profile === 'seed') {
+      return detail(404, `Connector-credential pair ${ccPairId} does not exist`);
+    }
+    return detail(
+      400,
+      what === 'name'
+        ? "CC Pair not found for current user's permissions"
+        : "Connection not found for current user's permissions",
+    );
   },
   /** A document id that cannot be stored (a lone surrogate), every profile. */
   invalidDocumentId(message: string): Answer {
@@ -204,6 +229,16 @@ export function isRouteNotFound(status: number, body: unknown): boolean {
     body !== null &&
     (body as { detail?: unknown }).detail === 'Not Found'
   );
+}
+
+/**
+ * True for deployed servers' 401 about a credential id they do not know (`credentialUnknown`):
+ * not a rejected key, although the status is 401.
+ */
+export function isUnknownCredential(status: number, body: unknown): boolean {
+  if (status !== 401 || typeof body !== 'object' || body === null) return false;
+  const text = (body as { detail?: unknown }).detail;
+  return typeof text === 'string' && text.endsWith(UNKNOWN_CREDENTIAL_TAIL);
 }
 
 /**

@@ -1,11 +1,51 @@
-// Connectors and their credential associations: creation, association on either path (the
-// seed's `/manage/admin/connector/...` and deployed servers' `/manage/connector/...`), and the
-// removal of a pair.
+// Connectors and their credential associations: creation, listing, replacement and deletion of
+// connectors, association on either path (the seed's `/manage/admin/connector/...` and deployed
+// servers' `/manage/connector/...`), and the removal of a pair at once.
 import { toRfc3339 } from '@kis/spec/formats';
-import { ANSWERS, DEFAULT_CREDENTIAL_ID, needsCredential } from '@kis/spec/rules';
+import {
+  ANSWERS,
+  DEFAULT_CREDENTIAL_ID,
+  DEFAULT_DOCUMENT_SOURCE,
+  needsCredential,
+} from '@kis/spec/rules';
 import { AnswerError, HttpError } from '../errors.js';
 import type { Handlers, Schemas } from '../op-types.js';
+import type { ConnectorWrite } from '../store.js';
+import { connectorView } from '../views.js';
 import { canonicalAccessType, type HandlerContext } from './context.js';
+
+/** What deployed servers store for a connector update whose `prune_freq` is null or missing. */
+export const DEFAULT_PRUNE_FREQ = 604800;
+
+/** A connector body (create or update) as the store writes it. */
+function connectorWrite(
+  body: Schemas['ConnectorCreateRequest'],
+  pruneDefault: number | null,
+): ConnectorWrite {
+  return {
+    name: body.name,
+    source: body.source,
+    input_type: body.input_type,
+    access_type: canonicalAccessType(body.access_type),
+    connector_specific_config: body.connector_specific_config,
+    refresh_freq: body.refresh_freq ?? null,
+    prune_freq: body.prune_freq ?? pruneDefault,
+    indexing_start: body.indexing_start == null ? null : toRfc3339(body.indexing_start),
+    groups: body.groups ?? [],
+  };
+}
+
+/** `Connector`s of the store, by id, with their credential ids. */
+export function connectorOf(ctx: HandlerContext, id: number): Schemas['Connector'] | undefined {
+  const connector = ctx.store.getConnector(id);
+  return connector === undefined
+    ? undefined
+    : connectorView(connector, ctx.store.credentialIdsOfConnector(id));
+}
+
+function connectorNotFound(id: number): HttpError {
+  return new HttpError(404, `Connector ${id} does not exist`);
+}
 
 type AssociationBody =
   | Schemas['ConnectorCredentialPairMetadata']
@@ -71,6 +111,10 @@ export function connectorHandlers(
 ): Pick<
   Handlers,
   | 'createConnector'
+  | 'listConnectors'
+  | 'getConnector'
+  | 'updateConnector'
+  | 'deleteConnector'
   | 'associateCredentialWithConnector'
   | 'associateCredential'
   | 'dissociateCredential'
@@ -82,18 +126,57 @@ export function connectorHandlers(
         const refused = ANSWERS.duplicateConnector(profile, body.name, body.source);
         if (refused !== undefined) throw new AnswerError(refused);
       }
-      const connector = store.createConnector({
-        name: body.name,
-        source: body.source,
-        input_type: body.input_type,
-        access_type: canonicalAccessType(body.access_type),
-        connector_specific_config: body.connector_specific_config,
-        refresh_freq: body.refresh_freq ?? null,
-        prune_freq: body.prune_freq ?? null,
-        indexing_start: body.indexing_start == null ? null : toRfc3339(body.indexing_start),
-        groups: body.groups ?? [],
-      });
+      const connector = store.createConnector(connectorWrite(body, null));
       return { status: 200, body: { id: connector.id, credential: null } };
+    },
+
+    // Deployed servers leave out every connector of the ingestion source, the default one (0)
+    // included; connectors with no pair yet are listed.
+    listConnectors() {
+      const connectors = store
+        .listConnectors({ all: true })
+        .filter((c) => c.source !== DEFAULT_DOCUMENT_SOURCE)
+        .map((c) => connectorView(c, store.credentialIdsOfConnector(c.id)));
+      return { status: 200, body: connectors };
+    },
+
+    getConnector({ params }) {
+      const connector = connectorOf(ctx, params.connector_id);
+      if (connector === undefined) throw connectorNotFound(params.connector_id);
+      return { status: 200, body: connector };
+    },
+
+    // A full replace with the creation body. Deployed servers refuse a new name that another
+    // connector of the (new) source has, with a `message`; a name kept as it is is not checked.
+    updateConnector({ params, body }) {
+      const id = params.connector_id;
+      const current = store.getConnector(id);
+      if (current === undefined) throw connectorNotFound(id);
+      if (body.name !== current.name && store.connectorNameTaken(body.name, body.source, id)) {
+        throw new AnswerError({
+          status: 400,
+          body: { message: 'Connector by this name already exists, duplicate naming not allowed.' },
+        });
+      }
+      store.updateConnector(id, connectorWrite(body, DEFAULT_PRUNE_FREQ));
+      const updated = connectorOf(ctx, id);
+      if (updated === undefined) throw connectorNotFound(id);
+      return { status: 200, body: updated };
+    },
+
+    // Removes the connector and its pairs at once; the documents stay stored, attached to no
+    // pair. An unknown id is not an error.
+    deleteConnector({ params }) {
+      const id = params.connector_id;
+      const deleted = store.deleteConnector(id);
+      return {
+        status: 200,
+        body: {
+          success: true,
+          message: deleted ? 'Connector deleted successfully' : 'Connector was already deleted',
+          data: id,
+        },
+      };
     },
 
     associateCredentialWithConnector({ params, body }) {

@@ -1,4 +1,5 @@
 import type { Profile } from '@kis/spec/rules';
+import type { PairDeletions } from '../deletions.js';
 import type { ProfileBehaviour } from '../profile.js';
 import type { Store } from '../store.js';
 
@@ -14,6 +15,8 @@ export interface HandlerContext {
   version: string;
   /** What is wrong with a source's connector configuration, if anything (connector-configs.ts). */
   checkConfig: (source: string, config: Record<string, unknown>) => string | undefined;
+  /** The asynchronous deletions of pairs (`createDeletionAttempt`). */
+  deletions: PairDeletions;
 }
 
 /** `public`, `private`, `sync` whatever the spelling (`PUBLIC` in the seed's example). */

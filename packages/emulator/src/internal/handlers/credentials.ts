@@ -1,4 +1,5 @@
-// Credentials: listing, creation and the private-key file update.
+// Credentials: listing, creation, reading, updating (merge or replace of the JSON), deletion and
+// the private-key file update. Every answer shows the JSON masked (views.ts).
 import { ANSWERS, DEFAULT_CREDENTIAL_ID } from '@kis/spec/rules';
 import { AnswerError, HttpError } from '../errors.js';
 import type { Handlers } from '../op-types.js';
@@ -35,10 +36,76 @@ function isJsonObject(value: unknown): value is JsonObject {
 
 export function credentialHandlers(
   ctx: HandlerContext,
-): Pick<Handlers, 'listCredentials' | 'createCredential' | 'updateCredentialPrivateKey'> {
+): Pick<
+  Handlers,
+  | 'listCredentials'
+  | 'createCredential'
+  | 'updateCredentialPrivateKey'
+  | 'getCredential'
+  | 'updateCredential'
+  | 'replaceCredentialJson'
+  | 'deleteCredential'
+> {
   const { store, profile, behaviour } = ctx;
   const deployed = profile === 'deployed';
+  /** A credential of the store, or deployed servers' 401 for an id they do not know. */
+  const existing = (id: number) => {
+    const credential = store.getCredential(id);
+    if (credential === undefined) throw new AnswerError(ANSWERS.credentialUnknown(id));
+    return credential;
+  };
   return {
+    getCredential({ params }) {
+      return { status: 200, body: credentialView(existing(params.credential_id), behaviour) };
+    },
+
+    // Sets the name and merges the keys sent into the stored JSON: no key can be removed here.
+    updateCredential({ params, body }) {
+      const id = params.credential_id;
+      const current = existing(id);
+      const merged = { ...current.credential_json, ...body.credential_json };
+      const updated = store.updateCredentialData(id, body.name, merged);
+      if (updated === undefined) throw new AnswerError(ANSWERS.credentialUnknown(id));
+      return { status: 200, body: credentialView(updated, behaviour) };
+    },
+
+    // Replaces the JSON whole; the body's other fields (a CredentialBase) are not used.
+    replaceCredentialJson({ params, body }) {
+      const id = params.credential_id;
+      const current = existing(id);
+      const updated = store.updateCredentialData(id, current.name, body.credential_json);
+      if (updated === undefined) throw new AnswerError(ANSWERS.credentialUnknown(id));
+      return { status: 200, body: credentialView(updated, behaviour) };
+    },
+
+    // 400 with a `message` for an unknown credential and for one a pair still uses, so a second
+    // delete is an error (deployed servers raise a ValueError in both cases).
+    deleteCredential({ params }) {
+      const id = params.credential_id;
+      if (store.getCredential(id) === undefined) {
+        throw new AnswerError({
+          status: 400,
+          body: {
+            message: `Credential by provided id ${id} does not exist or does not belong to user`,
+          },
+        });
+      }
+      const pairs = store.pairsUsingCredential(id);
+      if (pairs > 0) {
+        throw new AnswerError({
+          status: 400,
+          body: {
+            message: `Cannot delete credential as it is still associated with ${pairs} connector(s) and 0 document(s). `,
+          },
+        });
+      }
+      store.deleteCredential(id);
+      return {
+        status: 200,
+        body: { success: true, message: 'Credential deleted successfully', data: id },
+      };
+    },
+
     listCredentials() {
       return {
         status: 200,

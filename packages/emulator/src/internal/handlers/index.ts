@@ -7,6 +7,7 @@ import type { HandlerContext } from './context.js';
 import { credentialHandlers } from './credentials.js';
 import { fileHandlers } from './files.js';
 import { ingestionHandlers } from './ingestion.js';
+import { pairHandlers } from './pairs.js';
 
 export type { HandlerContext } from './context.js';
 export { prepareIngestion } from './ingestion.js';
@@ -14,6 +15,7 @@ export { prepareIngestion } from './ingestion.js';
 export function createHandlers(ctx: HandlerContext): Handlers {
   return {
     ...connectorHandlers(ctx),
+    ...pairHandlers(ctx),
     ...credentialHandlers(ctx),
     ...ingestionHandlers(ctx),
     ...fileHandlers(ctx),
