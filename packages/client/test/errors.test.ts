@@ -189,6 +189,18 @@ describe('typed errors from every error shape in compat-notes', () => {
     expect(err.message).toContain('Check the API key.');
   });
 
+  it('a 401 about an unknown credential is a NotFoundError, not a rejected key', async () => {
+    const { fetch } = mockFetch(() =>
+      json({ detail: 'Credential 9 does not exist or does not belong to user' }, 401),
+    );
+    const kis = client(fetch, { maxRetries: 0 });
+    const err = (await kis.credentials.get(9).catch((e: unknown) => e)) as KisError;
+    expect(NotFoundError.isInstance(err)).toBe(true);
+    expect(AuthenticationError.isInstance(err)).toBe(false);
+    expect(err.status).toBe(401);
+    expect(err.message).not.toContain('Check the API key');
+  });
+
   it('a 403 for a missing role is a PermissionDeniedError naming the role the operation needs', async () => {
     const { fetch } = mockFetch(() =>
       json({ error_code: 'INSUFFICIENT_PERMISSIONS', detail: 'Curator role required' }, 403),

@@ -4,7 +4,7 @@
  * `{error_code, detail}`, `{detail}`, `{message}`, Prism's problem+json with `validation[]`,
  * plain text, and HTML pages (a base URL without `/api`, a proxy or a login page).
  */
-import { isNotAuthenticated, parseValidationMessage } from '@kis/spec/rules';
+import { isNotAuthenticated, isUnknownCredential, parseValidationMessage } from '@kis/spec/rules';
 import {
   APIConnectionError,
   APIError,
@@ -195,6 +195,7 @@ function forbiddenRoles(body: unknown, path: string | undefined): readonly strin
 
 /** What to do about an answer of this status (a sentence starting with a space, or ''). */
 function advice(status: number, body: unknown, path: string | undefined): string {
+  if (isUnknownCredential(status, body)) return '';
   if (status !== 403) return HINTS[status] ?? '';
   if (isNotAuthenticated(status, body)) return HINTS[401] ?? '';
   return forbiddenRoles(body, path)
@@ -275,6 +276,8 @@ export function errorFromResponse(
   if (status === 429) {
     return new RateLimitError(message, { ...init, retryAfterMs: retryAfterMs(response.headers) });
   }
+  // servers answer 401 for a credential id they do not know: the key was fine
+  if (isUnknownCredential(status, safeBody)) return new NotFoundError(message, init);
   const Ctor = BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
   return new Ctor(message, init);
 }
