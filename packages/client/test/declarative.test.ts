@@ -197,6 +197,23 @@ for (const profile of ['seed', 'deployed'] as const) {
       ).toBe(true);
     });
 
+    it('renames a pair in place, and warns about an access type it cannot change', async () => {
+      await applyAll(desired());
+      sent.length = 0;
+      const state = desired();
+      const jira = state.connectors?.[0];
+      if (jira === undefined) throw new Error('no connector');
+      jira.pair_name = 'Jira (KIS)';
+      jira.access_type = 'private';
+      const plan = await applyAll(state);
+      expect(plan.changes.find((c) => c.kind === 'pair' && c.action === 'update')?.changes).toEqual(
+        [{ field: 'name', before: 'Jira KIS', after: 'Jira (KIS)' }],
+      );
+      expect(plan.warnings).toEqual([expect.stringContaining('the file says private')]);
+      expect(sent.map((s) => s.replace(/\d+/g, 'N'))).toEqual(['PUT /manage/admin/cc-pair/N/name']);
+      expect((await kis.pairs.list()).map((p) => p.name).sort()).toContain('Jira (KIS)');
+    });
+
     it('reports a connector left without a pair; prune removes it', async () => {
       await applyAll(desired());
       const stray = await kis.connectors.create({
