@@ -1,4 +1,4 @@
-import { EMULATOR_FLAGS } from '@kis/emulator';
+import type { EmulatorFlag } from '@kis/emulator';
 import {
   DEFAULT_CC_PAIR_ID,
   DEFAULT_CREDENTIAL_ID,
@@ -44,6 +44,9 @@ interface PrivateKeyOptions {
   fieldKey: string;
   typeDefinitionKey: string;
 }
+
+/** The command whose flags are @kis/emulator's own (see addEmulatorFlags). */
+const EMULATOR_COMMAND = 'emulator';
 
 const EXAMPLES = (lines: readonly string[]) =>
   `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
@@ -553,23 +556,11 @@ paths, 1 when documents failed (listed), 3 when the server stopped the run.`,
       }),
     );
 
-  // ---- emulator: the flags are @kis/emulator's own (the same as `kis-emulator`'s)
-  const emulatorCmd = program
-    .command('emulator')
-    .description('start the local emulator of the service (SQLite) until Ctrl-C');
-  for (const flag of EMULATOR_FLAGS) {
-    const spec = `--${flag.name}${flag.value === undefined ? '' : ` <${flag.value.toLowerCase()}>`}`;
-    // No commander default: the launcher applies the same defaults as `kis-emulator`.
-    if (flag.multiple) {
-      emulatorCmd.option(spec, flag.help, (v: string, previous?: string[]) => [
-        ...(previous ?? []),
-        v,
-      ]);
-    } else {
-      emulatorCmd.option(spec, flag.help);
-    }
-  }
-  emulatorCmd
+  // ---- emulator: the flags are @kis/emulator's own (the same as `kis-emulator`'s), added by
+  // `run` when the command line may reach this command (addEmulatorFlags)
+  program
+    .command(EMULATOR_COMMAND)
+    .description('start the local emulator of the service (SQLite) until Ctrl-C')
     .addHelpText(
       'after',
       EXAMPLES([
@@ -679,6 +670,48 @@ ${wrap(
   return program;
 }
 
+/** Gives `kis emulator` @kis/emulator's own flags (the same as `kis-emulator`'s). */
+function addEmulatorFlags(program: Command, flags: readonly EmulatorFlag[]): void {
+  const emulatorCmd = program.commands.find((c) => c.name() === EMULATOR_COMMAND);
+  if (emulatorCmd === undefined) throw new Error('kis: the emulator command is missing');
+  for (const flag of flags) {
+    const spec = `--${flag.name}${flag.value === undefined ? '' : ` <${flag.value.toLowerCase()}>`}`;
+    // No commander default: the launcher applies the same defaults as `kis-emulator`.
+    if (flag.multiple) {
+      emulatorCmd.option(spec, flag.help, (v: string, previous?: string[]) => [
+        ...(previous ?? []),
+        v,
+      ]);
+    } else {
+      emulatorCmd.option(spec, flag.help);
+    }
+  }
+}
+
+/**
+ * Whether a command line may need `kis emulator`'s flags: it runs that command, or may print
+ * the list of commands (help, no command, an unknown one, anything not read with certainty).
+ * Loading @kis/emulator (a server, SQLite, the spec's validators) costs about 80 ms of start-up,
+ * which the other commands should not pay. False only when the first operand, after global
+ * options this program knows, names another command.
+ */
+function mayNeedEmulatorFlags(program: Command, argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg.startsWith('-')) {
+      const [flag, inline] = arg.startsWith('--') ? arg.split('=', 2) : [arg, undefined];
+      const option = program.options.find((o) => o.long === flag || o.short === flag);
+      // unknown (help, combined short flags…) or an optional value: not read with certainty
+      if (option === undefined || option.optional) return true;
+      if (option.required && inline === undefined) i++;
+      continue;
+    }
+    const command = program.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    return command === undefined || command.name() === EMULATOR_COMMAND;
+  }
+  return true;
+}
+
 /**
  * Runs the `kis` command line with `argv` (the arguments after the program name) and resolves
  * with the exit code. Never calls `process.exit`.
@@ -696,6 +729,9 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
   const state: { exitCode: ExitCodeValue; ctx?: Context } = { exitCode: ExitCode.Ok };
   const program = buildProgram(io, secrets, options.interrupts ?? process, state);
   try {
+    if (mayNeedEmulatorFlags(program, argv)) {
+      addEmulatorFlags(program, (await import('@kis/emulator')).EMULATOR_FLAGS);
+    }
     await program.parseAsync([...argv], { from: 'user' });
     return state.exitCode;
   } catch (error) {
