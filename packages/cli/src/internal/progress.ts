@@ -1,4 +1,4 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 import { formatDuration, formatRate, type Io, type Paint } from './output.js';
 
 export interface ProgressCounts {
@@ -118,6 +118,10 @@ export function createProgress(
   }
 
   const { paint } = options;
+  // loaded for a terminal only (start-up time); cli-progress is CommonJS
+  const cliProgress = createRequire(import.meta.url)(
+    'cli-progress',
+  ) as typeof import('cli-progress');
   const multibar = new cliProgress.MultiBar({
     stream: io.stderr,
     hideCursor: true,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { extname, resolve } from 'node:path';
-import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import { oneLine, UsageError } from './errors.js';
 
 /** 1-based line and column of a character offset in a text. */
@@ -47,6 +47,10 @@ export function parseJsonText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
+    // loaded for an error only (start-up time); jsonc-parser ships CommonJS too
+    const { parse: parseJsonc, printParseErrorCode } = createRequire(import.meta.url)(
+      'jsonc-parser',
+    ) as typeof import('jsonc-parser');
     const errors: ParseError[] = [];
     parseJsonc(text, errors, {
       disallowComments: true,

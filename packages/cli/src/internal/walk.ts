@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
 import { fsReason } from './structured.js';
 
 /** A file found on disk, to become one document. */
@@ -45,6 +45,8 @@ export function createFilter(filter: FileFilter): (paths: readonly string[]) => 
 
 /** A matcher: globs with `/` match the whole relative path, the others the file name. */
 function globMatcher(globs: readonly string[]): (path: string) => boolean {
+  // loaded when globs are given only (start-up time); picomatch is CommonJS
+  const picomatch = createRequire(import.meta.url)('picomatch') as typeof import('picomatch');
   const withSlash = globs.filter((g) => g.includes('/'));
   const nameOnly = globs.filter((g) => !g.includes('/'));
   const full = withSlash.length > 0 ? picomatch(withSlash, { dot: true }) : undefined;
