@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import * as undici from 'undici';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKisClientWith } from '../src/client.js';
@@ -113,6 +114,17 @@ const ENCODINGS: Record<string, [string | undefined, (raw: Buffer) => Buffer]> =
   // a coding fetch does not know: the body is left as it came, nothing decoded
   'unknown-then-gzip': ['foo, gzip', gzipSync],
 };
+
+describe("the sender's parts of undici", () => {
+  it('are the Agent and connector the package exports (imported from their own modules)', async () => {
+    const [agent, connect] = await Promise.all([
+      import('undici/lib/dispatcher/agent.js'),
+      import('undici/lib/core/connect.js'),
+    ]);
+    expect(agent.default).toBe(undici.Agent);
+    expect(connect.default).toBe(undici.buildConnector);
+  });
+});
 
 describe('the undici sender', () => {
   let main: TestServer;
