@@ -24,7 +24,13 @@ import { build } from 'esbuild';
 // export of the document-id rule in @kis/spec would bring the budget back to 10 kB.
 // 11.05 kB since the client gained the listing, update and delete calls of connectors,
 // credentials and pairs, and kis.plan/kis.apply (13 methods forwarding to the lazy part: 0.31 kB).
-export const BUDGET_BYTES = 11_050;
+// 11.11 kB: 11.06 kB (11 062 B) once the core learnt the unknown-credential rule, then 0.05 kB
+// for a no-change `kis sync` that loads no more than it needs under Node: the pair's listing
+// read as text like the ingestion call (no Headers or Response), `kis.api` made on first use
+// (openapi-fetch reads the global `Request`), plain headers told apart without the global
+// `Headers` (each loads Node's own undici: ~20 ms), and a loader of `kis.sync` alone for the Node
+// entry (the workflows chunk: ~20 ms more).
+export const BUDGET_BYTES = 11_110;
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
 

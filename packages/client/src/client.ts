@@ -388,11 +388,14 @@ function senderFor(options: KisClientOptions, defaultSender?: () => Sender): Sen
 
 /**
  * `createKisClient` with the sender to use when `options.fetch` is not given (the Node entry
- * passes its node:http sender); without one, `globalThis.fetch`.
+ * passes its node:http sender); without one, `globalThis.fetch`. `loadSync` loads `kis.sync`
+ * on its own (the Node entry: a sync that sends nothing needs none of the rest of the lazy part,
+ * ~20 ms to load); without it, `kis.sync` comes with the lazy part (one chunk in a browser).
  */
 export function createKisClientWith(
   options: KisClientOptions,
   defaultSender?: () => Sender,
+  loadSync?: () => Promise<Pick<Workflows, 'createSync'>>,
 ): KisClient {
   validateOptions(options);
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -410,8 +413,10 @@ export function createKisClientWith(
     log,
     redactor,
   });
-  // kis.api: standard openapi-fetch (real Request objects, so user middleware works as documented)
-  const api = createClient<paths>({ baseUrl, fetch: transport.fetch });
+  // kis.api: standard openapi-fetch (real Request objects, so user middleware works as
+  // documented), made on first use: openapi-fetch reads the global `Request` when it makes a
+  // client, which in Node loads Node's own copy of undici (~20 ms) that other calls do not need
+  let api: Client<paths> | undefined;
   // internal client for resource methods: same transport, without building a Request per call
   const inner = createClient<paths>({
     baseUrl,
@@ -493,12 +498,17 @@ export function createKisClientWith(
 
   // The ingestion call is the bulk hot path: it goes to the transport directly (same auth,
   // retries, time-outs and error parsing as every other call) without openapi-fetch's per-call
-  // header merging and serializer set-up. Its types are still the spec's.
-  async function sendIngestion(
-    body: IngestionRequestInput,
+  // header merging and serializer set-up. Its types are still the spec's. So does a pair's
+  // listing (thousands of documents, read by every kis.sync): read as text and parsed once,
+  // without the Headers and Response objects of openapi-fetch (in Node, building them loads
+  // Node's own copy of undici: ~20 ms of a CLI command that sends this one request).
+  async function sendJson<T>(
+    method: string,
+    path: string,
+    body: string | null,
     ctl: CallControl,
-  ): Promise<Answer<IngestionResult>> {
-    const response = await ctx.send('POST', '/svc-api/ingestion', JSON.stringify(body), ctl);
+  ): Promise<Answer<T>> {
+    const response = await ctx.send(method, path, body, ctl);
     const text = response.text;
     if (response.status < 200 || response.status >= 300) {
       let error: unknown = text;
@@ -509,11 +519,12 @@ export function createKisClientWith(
       }
       return { error, response };
     }
-    return { data: JSON.parse(text) as IngestionResult, response };
+    return { data: JSON.parse(text) as T, response };
   }
 
   function ingestRaw(body: IngestionRequestInput, ctl: CallControl): Promise<IngestionResult> {
-    return unwrap(sendIngestion(body, ctl), 'POST', '/svc-api/ingestion');
+    const path = '/svc-api/ingestion';
+    return unwrap(sendJson<IngestionResult>('POST', path, JSON.stringify(body), ctl), 'POST', path);
   }
 
   const ingestion: KisClient['ingestion'] = {
@@ -540,13 +551,11 @@ export function createKisClientWith(
     },
     listConnectorDocuments(ccPairId, opts) {
       checkInt('listConnectorDocuments: ccPairId', ccPairId);
+      const path = `/svc-api/connector-docs/${ccPairId}`;
       return unwrap(
-        inner.GET('/svc-api/connector-docs/{cc_pair_id}', {
-          params: { path: { cc_pair_id: ccPairId } },
-          fetch: via(control(opts)),
-        }),
+        sendJson<IngestedDocumentSummary[]>('GET', path, null, control(opts)),
         'GET',
-        `/svc-api/connector-docs/${ccPairId}`,
+        path,
       );
     },
   };
@@ -564,7 +573,10 @@ export function createKisClientWith(
 
   const client: KisClient = {
     baseUrl,
-    api,
+    get api() {
+      api ??= createClient<paths>({ baseUrl, fetch: transport.fetch });
+      return api;
+    },
     apiWith,
     connectors,
     credentials,
@@ -580,7 +592,7 @@ export function createKisClientWith(
     ingestDocument: async (document, opts) =>
       (await lazyPart()).ingestDocument(deps, document, opts),
     ingestMany: (source, opts) => lazyIngestRun(lazyPart, engine, source, opts),
-    sync: async (source, opts) => (await lazyPart()).createSync(client, source, opts),
+    sync: async (source, opts) => (await (loadSync ?? lazyPart)()).createSync(client, source, opts),
   };
   return client;
 }

@@ -11,5 +11,8 @@ export * from './index.js';
 
 /** Create a client (under Node: sending over undici unless `options.fetch` is given). */
 export function createKisClient(options: KisClientOptions): KisClient {
-  return createKisClientWith(options, createUndiciSender);
+  return createKisClientWith(options, createUndiciSender, loadSync);
 }
+
+/** `kis.sync` on its own, without the rest of the workflows (see `createKisClientWith`). */
+const loadSync = () => import('./internal/sync/index.js');

@@ -360,14 +360,17 @@ export function createTransport(config: TransportConfig): Transport {
       // buffered once, so every attempt can send it again
       body = input.body === null ? undefined : await input.arrayBuffer();
     }
-    const set =
-      headers instanceof Headers
-        ? (k: string, v: string) => (headers as Headers).set(k, v)
-        : (k: string, v: string) => {
-            (headers as Record<string, string>)[k.toLowerCase()] = v;
-          };
+    // a Headers (from openapi-fetch) or a plain record (built by the client), told apart without
+    // touching the global `Headers`: in Node its first use loads Node's own copy of undici
+    // (~20 ms), which calls that carry plain records (a kis.sync's listing) need not pay
+    const isHeaders = Object.getPrototypeOf(headers) !== Object.prototype;
+    const set = isHeaders
+      ? (k: string, v: string) => (headers as Headers).set(k, v)
+      : (k: string, v: string) => {
+          (headers as Record<string, string>)[k.toLowerCase()] = v;
+        };
     const has = (k: string) =>
-      headers instanceof Headers ? headers.has(k) : k.toLowerCase() in headers;
+      isHeaders ? (headers as Headers).has(k) : k.toLowerCase() in headers;
     for (const [k, v] of defaultHeaders) if (!has(k)) set(k, v);
     if (control?.headers) {
       for (const [k, v] of Object.entries(control.headers)) set(k, v);

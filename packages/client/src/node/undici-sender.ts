@@ -121,12 +121,14 @@ function toHeaders(raw: RawHeaders): Headers {
 
 function plainHeaders(h: Headers | Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  if (h instanceof Headers) {
-    h.forEach((v, k) => {
+  // a plain record is told apart without touching the global `Headers` (see transport.ts)
+  if (Object.getPrototypeOf(h) === Object.prototype) {
+    const record = h as Record<string, string>;
+    for (const k of Object.keys(record)) out[k.toLowerCase()] = record[k] as string;
+  } else {
+    (h as Headers).forEach((v, k) => {
       out[k] = v;
     });
-  } else {
-    for (const k of Object.keys(h)) out[k.toLowerCase()] = h[k] as string;
   }
   return out;
 }
