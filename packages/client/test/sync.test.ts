@@ -191,6 +191,54 @@ for (const profile of ['seed', 'deployed'] as const) {
       expect(writes()).toEqual(['POST /svc-api/ingestion', 'POST /svc-api/ingestion']);
     });
 
+    it('an asynchronous journal proves the same, asked planConcurrency at a time', async () => {
+      const memory = new MemoryJournal();
+      let inFlight = 0;
+      let most = 0;
+      const later = <T>(value: T) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        return new Promise<T>((resolve) =>
+          setTimeout(() => {
+            inFlight--;
+            resolve(value);
+          }, 1),
+        );
+      };
+      const journal: IngestJournal = {
+        has: (id, hash) => later(memory.has(id, hash)),
+        record: (entry) => memory.record(entry),
+        fingerprintOf: (id) => later(memory.fingerprintOf(id)),
+      };
+      const items = (text: string) =>
+        Array.from({ length: 40 }, (_, i) => ({
+          id: `docs/${i}`,
+          fingerprint: `fp-${i}`,
+          load: () => doc(`docs/${i}`, `${text} ${i}`),
+        }));
+      await sync(items('A'), journal);
+      sent.length = 0;
+      most = 0;
+      const same = await sync(items('A'), journal, { planConcurrency: 3 });
+      expect(same.plan.unchanged).toHaveLength(40);
+      expect(writes()).toEqual([]);
+      expect(most).toBeLessThanOrEqual(3);
+    });
+
+    it('a failed listing is thrown, and a source read meanwhile is left', async () => {
+      let pulled = 0;
+      function* many() {
+        for (let i = 0; i < 1_000_000; i++) {
+          pulled++;
+          yield doc(`docs/${i}`, 'x');
+        }
+      }
+      await expect(kis.sync(many(), { ccPairId: 987_654, owns: ['docs/'] })).rejects.toThrow(
+        /987654/,
+      );
+      expect(pulled).toBeLessThan(1_000_000);
+    });
+
     it('a document already gone when deleted counts as deleted (404)', async () => {
       const journal = new MemoryJournal();
       await sync([doc('docs/a', 'A'), doc('docs/b', 'B')], journal);

@@ -18,6 +18,8 @@ export interface PlannedItem extends SyncPlanEntry {
   order: number;
   /** The document, when the plan had to build it (kept so the run does not build it again). */
   document?: IngestionDocumentInput | undefined;
+  /** Proven unchanged by the journal. */
+  unchanged: boolean;
 }
 
 export interface Planned {
@@ -80,8 +82,11 @@ async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promis
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** True when the journal proves the document unchanged (same content hash acknowledged). */
-async function provenUnchanged(
+/**
+ * True when the journal holds the content hash of the item's document as built now: the item is
+ * read (loaded) and its request body hashed. Keeps the document it built for the run otherwise.
+ */
+async function provenByContent(
   entry: PlannedItem,
   ccPairId: number,
   journal: IngestJournal,
@@ -89,11 +94,6 @@ async function provenUnchanged(
   signal: AbortSignal,
 ): Promise<boolean> {
   const { item } = entry;
-  // a matching fingerprint proves it without reading the item (README, "Sync")
-  const fingerprint = isItem(item) ? item.fingerprint : undefined;
-  if (fingerprint !== undefined && journal.fingerprintOf) {
-    if ((await journal.fingerprintOf(entry.documentId)) === fingerprint) return true;
-  }
   let document: IngestionDocumentInput;
   try {
     document = isItem(item)
@@ -111,6 +111,82 @@ async function provenUnchanged(
   return false;
 }
 
+/** How many items of a synchronous source the plan reads between two turns of the event loop. */
+const TURN_EVERY = 256;
+
+/**
+ * A turn of the event loop, not only of the microtask queue: I/O in flight (the listing's
+ * request and answer) makes progress meanwhile. `setImmediate` where there is one (Node).
+ */
+const turn = (): Promise<void> =>
+  new Promise((resolve) => {
+    if (typeof setImmediate === 'function') setImmediate(resolve);
+    else setTimeout(resolve, 0);
+  });
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+
+const fingerprintOf = (item: SyncItem): string | undefined =>
+  isItem(item) ? item.fingerprint : undefined;
+
+/** An entry the fingerprint did not prove unchanged yet, with the journal's answer if asked. */
+interface ToRead {
+  entry: PlannedItem;
+  asked: boolean;
+  recorded?: unknown;
+}
+
+/**
+ * Marks the entries the journal proves unchanged. A matching fingerprint proves it without
+ * reading the item (README, "Sync"): a journal that answers at once is asked in one pass, without
+ * a promise per item. The others are read and hashed, and an asynchronous journal asked,
+ * `planConcurrency` at a time.
+ */
+async function proveUnchanged(
+  existing: readonly PlannedItem[],
+  ccPairId: number,
+  journal: IngestJournal,
+  options: SyncOptions,
+): Promise<void> {
+  const toRead: ToRead[] = [];
+  let i = 0;
+  for (; i < existing.length; i++) {
+    const entry = existing[i] as PlannedItem;
+    const fingerprint = fingerprintOf(entry.item);
+    if (fingerprint === undefined || !journal.fingerprintOf) {
+      toRead.push({ entry, asked: true });
+      continue;
+    }
+    const recorded = journal.fingerprintOf(entry.documentId);
+    if (recorded === fingerprint) entry.unchanged = true;
+    else toRead.push({ entry, asked: true, recorded });
+    if (isThenable(recorded)) {
+      i++;
+      break; // an asynchronous journal: the others are asked below, a few at a time
+    }
+  }
+  for (; i < existing.length; i++) toRead.push({ entry: existing[i] as PlannedItem, asked: false });
+  if (toRead.length === 0) return;
+  const uploads = new RunUploads(
+    () => Promise.reject(new Error('no upload in a plan')),
+    journal,
+    true,
+  );
+  const signal = options.signal ?? new AbortController().signal;
+  await eachLimited(toRead, options.planConcurrency ?? 8, async ({ entry, asked, recorded }) => {
+    const fingerprint = fingerprintOf(entry.item);
+    if (fingerprint !== undefined && journal.fingerprintOf) {
+      const known = asked ? recorded : journal.fingerprintOf(entry.documentId);
+      if ((await known) === fingerprint) {
+        entry.unchanged = true;
+        return;
+      }
+    }
+    if (await provenByContent(entry, ccPairId, journal, uploads, signal)) entry.unchanged = true;
+  });
+}
+
 export async function planSync(
   kis: KisClient,
   source: Iterable<SyncItem> | AsyncIterable<SyncItem>,
@@ -118,45 +194,62 @@ export async function planSync(
 ): Promise<Planned> {
   const { ccPairId, journal } = options;
   const owns = ownership(options.owns);
-  const listing = await kis.ingestion.listConnectorDocuments(ccPairId, {
+  // The listing is asked for first and the source read while the server answers, rather than
+  // one after the other. When the listing fails the source is left (nothing more is read) and
+  // the listing's error is thrown, as it would be before reading anything.
+  const listed = kis.ingestion.listConnectorDocuments(ccPairId, {
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const onServer = new Set(listing.map((d) => d.document_id));
+  let listingFailed = false;
+  listed.then(undefined, () => {
+    listingFailed = true; // thrown by the `await listed` below
+  });
   const entries: PlannedItem[] = [];
   const unknown: SyncPlanEntry[] = [];
   const seen = new Set<string>();
-  let index = 0;
-  for await (const item of source) {
+  const add = (item: SyncItem) => {
+    const order = entries.length;
     const ref = isItem(item) ? item.ref : undefined;
     const documentId = idOf(item, ccPairId);
     if (documentId === undefined) {
-      unknown.push({ documentId: '', ref: ref ?? `item ${index}` });
-      entries.push({ documentId: '', ref, item, order: index });
+      unknown.push({ documentId: '', ref: ref ?? `item ${order}` });
+      entries.push({ documentId: '', ref, item, order, unchanged: false });
     } else {
       seen.add(documentId);
-      entries.push({ documentId, ref, item, order: index });
+      entries.push({ documentId, ref, item, order, unchanged: false });
     }
-    index++;
+  };
+  try {
+    if (typeof (source as AsyncIterable<SyncItem>)[Symbol.asyncIterator] === 'function') {
+      for await (const item of source) {
+        if (listingFailed) break;
+        add(item);
+      }
+    } else {
+      // read without a promise per item (a folder walk: thousands of them), with a turn of the
+      // event loop now and then so that the listing asked for above is sent and answered
+      // meanwhile; an item given as a promise is awaited, as `for await` would
+      let read = 0;
+      for (const item of source as Iterable<SyncItem>) {
+        if (++read % TURN_EVERY === 0) await turn();
+        if (listingFailed) break;
+        add(isThenable(item) ? ((await item) as SyncItem) : item);
+      }
+    }
+  } catch (error) {
+    await listed; // its failure first, as when the listing came before the source
+    throw error;
   }
+  const listing = await listed;
+  const onServer = new Set(listing.map((d) => d.document_id));
   const create: PlannedItem[] = [];
   const existing = entries.filter((e) => e.documentId !== '' && onServer.has(e.documentId));
-  const unchangedSet = new Set<PlannedItem>();
-  if (journal !== undefined) {
-    const uploads = new RunUploads(
-      () => Promise.reject(new Error('no upload in a plan')),
-      journal,
-      true,
-    );
-    const signal = options.signal ?? new AbortController().signal;
-    await eachLimited(existing, options.planConcurrency ?? 8, async (e) => {
-      if (await provenUnchanged(e, ccPairId, journal, uploads, signal)) unchangedSet.add(e);
-    });
-  }
+  if (journal !== undefined) await proveUnchanged(existing, ccPairId, journal, options);
   const update: PlannedItem[] = [];
   const unchanged: PlannedItem[] = [];
   for (const e of entries) {
     if (e.documentId === '' || !onServer.has(e.documentId)) create.push(e);
-    else if (unchangedSet.has(e)) unchanged.push(e);
+    else if (e.unchanged) unchanged.push(e);
     else update.push(e);
   }
   const ownedIds = listing.map((d) => d.document_id).filter(owns);
