@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFilter, fileKey, type WalkEvent, walkFiles } from '../src/internal/walk.js';
+import { createFilter, fileKey, walkFiles } from '../src/internal/walk.js';
 import { writeTree } from './helpers/fixtures.js';
 
 let dir: string;
@@ -29,7 +29,7 @@ async function keys(
   filter = { include: [] as string[], exclude: [] as string[] },
 ): Promise<string[]> {
   const out: string[] = [];
-  for await (const e of walkFiles(roots, { baseDir: dir, filter }) as AsyncGenerator<WalkEvent>) {
+  for (const e of walkFiles(roots, { baseDir: dir, filter })) {
     out.push(e.type === 'file' ? e.file.key : `error:${e.ref}:${e.reason}`);
   }
   return out;

@@ -1,7 +1,6 @@
-import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fsReason } from './structured.js';
 
 /** A file found on disk, to become one document. */
@@ -66,10 +65,13 @@ function toPosix(path: string): string {
 /** The stable key of a file: relative to the base directory, or absolute when outside it. */
 export function fileKey(baseDir: string, absPath: string): string {
   const rel = relative(baseDir, absPath);
-  if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) {
-    return toPosix(absPath);
-  }
+  if (rel === '' || isOutside(rel)) return toPosix(absPath);
   return toPosix(rel);
+}
+
+/** Whether a path `relative` gave leads out of its base directory. */
+function isOutside(rel: string): boolean {
+  return rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel);
 }
 
 function isInside(dir: string, path: string): boolean {
@@ -82,12 +84,18 @@ function isInside(dir: string, path: string): boolean {
  * files and directories named on the command line are always taken. A path given twice, or a
  * directory inside another one already walked, yields its files only once. Symbolic links to
  * files are followed; links to directories are not (no loops, no file reached twice).
+ *
+ * Synchronous: a directory listing or a stat takes microseconds, where waiting for each one in
+ * turn (and passing each file through promises) costs a walk of many files most of its time
+ * (bench/sync.mjs). A consumer with other work in flight gives it turns as it goes (`kis.sync`
+ * does).
  */
-export async function* walkFiles(
+export function* walkFiles(
   roots: readonly string[],
   options: { baseDir: string; filter: FileFilter },
-): AsyncGenerator<WalkEvent> {
+): Generator<WalkEvent> {
   const accept = createFilter(options.filter);
+  const filtered = options.filter.include.length > 0 || options.filter.exclude.length > 0;
   const baseDir = resolve(options.baseDir);
   const walkedDirs: string[] = [];
   const explicitFiles = new Set<string>();
@@ -103,63 +111,111 @@ export async function* walkFiles(
     );
   const seenBefore = (path: string) => explicitFiles.has(path) || covered(path);
 
+  /** What a file's key is in `dir`, before its name (see fileKey). */
+  const keyPrefixOf = (dir: string): string => {
+    const rel = relative(baseDir, dir);
+    if (rel === '') return ''; // the base directory: its files' keys are their names
+    if (isOutside(rel)) return toPosix(withSep(dir));
+    return `${toPosix(rel)}/`;
+  };
+
+  // A directory walk is depth-first in name order, kept as a stack of directory listings (one
+  // per level) rather than a generator per directory, so that every file passes through this
+  // generator only. Paths and keys are joined by hand, one `relative` per directory rather than
+  // two per file: readdir names hold no separator, and the directories are absolute and
+  // normalised.
+  interface Level {
+    /** The directory with a trailing separator. */
+    base: string;
+    /** Its files' keys are this prefix and their names. */
+    keyPrefix: string;
+    /** Its files' paths relative to the walked root (`/`-separated): this prefix and names. */
+    rootPrefix: string;
+    entries: Dirent[];
+    next: number;
+  }
+  const stack: Level[] = [];
+  /** Lists a directory onto the stack; the error event when it cannot be read. */
+  const enter = (root: string, dir: string): WalkEvent | undefined => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      return { type: 'error', ref: fileKey(baseDir, dir), reason: fsReason(error) };
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const fromRoot = toPosix(relative(root, dir));
+    stack.push({
+      base: withSep(dir),
+      keyPrefix: keyPrefixOf(dir),
+      rootPrefix: fromRoot === '' ? '' : `${fromRoot}/`,
+      entries,
+      next: 0,
+    });
+    return undefined;
+  };
+
   for (const root of roots) {
     const abs = resolve(root);
-    let info: Awaited<ReturnType<typeof stat>>;
+    let info: Stats;
     try {
-      info = await stat(abs);
+      info = statSync(abs);
     } catch (error) {
       yield { type: 'error', ref: root, reason: fsReason(error) };
       continue;
     }
-    if (info.isDirectory()) {
+    if (!info.isDirectory()) {
       if (seenBefore(abs)) continue;
-      // Walked dirs are recorded after the walk, so that while walking this one, files under
-      // earlier roots inside it are recognised as already seen.
-      yield* walkDir(abs, abs);
-      walkedDirs.push(abs);
-    } else if (!seenBefore(abs)) {
       explicitFiles.add(abs);
       const key = fileKey(baseDir, abs);
       if (accept([key, toPosix(relative(resolve(abs, '..'), abs))])) {
         yield { type: 'file', file: { path: abs, key, explicit: true } };
       }
+      continue;
     }
-  }
-
-  async function* walkDir(root: string, dir: string): AsyncGenerator<WalkEvent> {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      yield { type: 'error', ref: fileKey(baseDir, dir), reason: fsReason(error) };
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
-      const path = join(dir, entry.name);
+    if (seenBefore(abs)) continue;
+    const failed = enter(abs, abs);
+    if (failed) yield failed;
+    while (stack.length > 0) {
+      const level = stack[stack.length - 1] as Level;
+      const entry = level.entries[level.next++];
+      if (entry === undefined) {
+        stack.pop();
+        continue;
+      }
+      const name = entry.name;
+      if (name.startsWith('.')) continue;
+      const path = level.base + name;
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
         try {
-          isFile = (await stat(path)).isFile();
+          isFile = statSync(path).isFile();
         } catch (error) {
           yield {
             type: 'error',
-            ref: fileKey(baseDir, path),
+            ref: level.keyPrefix + name,
             reason: `broken link: ${fsReason(error)}`,
           };
           continue;
         }
       } else if (entry.isDirectory()) {
-        if (!covered(path)) yield* walkDir(root, path);
+        if (!covered(path)) {
+          const unreadable = enter(abs, path);
+          if (unreadable) yield unreadable;
+        }
         continue;
       }
       if (!isFile || seenBefore(path)) continue;
-      const key = fileKey(baseDir, path);
-      if (accept([toPosix(relative(root, path)), key])) {
-        yield { type: 'file', file: { path, key, explicit: false } };
-      }
+      const key = level.keyPrefix + name;
+      if (filtered && !accept([level.rootPrefix + name, key])) continue;
+      yield { type: 'file', file: { path, key, explicit: false } };
     }
+    // Walked dirs are recorded after the walk, so that while walking this one, files under
+    // earlier roots inside it are recognised as already seen.
+    walkedDirs.push(abs);
   }
+}
+
+function withSep(dir: string): string {
+  return dir.endsWith(sep) ? dir : dir + sep;
 }

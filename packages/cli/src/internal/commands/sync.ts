@@ -32,7 +32,14 @@ import {
   openRunJournal,
   runLimits,
 } from './ingest/index.js';
-import { type Inputs, readInputs, resolveBaseDir, units } from './ingest/inputs.js';
+import {
+  fileUnits,
+  type Inputs,
+  readInputs,
+  resolveBaseDir,
+  type Unit,
+  units,
+} from './ingest/inputs.js';
 import { entryOf } from './ingest/items.js';
 import { progressCounts } from './ingest/report.js';
 
@@ -171,7 +178,7 @@ interface Pass {
   options: SyncCommandOptions;
   client: KisClient;
   baseUrl: string | undefined;
-  items: () => AsyncIterable<SyncItem>;
+  items: () => Iterable<SyncItem> | AsyncIterable<SyncItem>;
   syncOptions: Omit<SyncOptions, 'signal' | 'onProgress'>;
   /** The run in progress, for Ctrl-C. */
   current: SyncRun | undefined;
@@ -264,25 +271,40 @@ export async function syncCommand(
     idPrefix: options.namespace,
     uploadFailure: (error: unknown) => describeFailure(error, baseUrl).message,
   };
+  /** A unit as the source's item (undefined for a file left out, reported here). */
+  const itemOf = (unit: Unit): SyncItem | undefined => {
+    const entry = entryOf(unit, itemOptions);
+    if (entry.kind === 'ignored') {
+      out.result({ ref: entry.ref, status: 'ignored', reason: entry.reason });
+      return undefined;
+    }
+    if (unit.kind === 'file') {
+      const fingerprint = fileFingerprint(unit.file.path, itemOptions.source);
+      if (fingerprint !== undefined) entry.item.fingerprint = fingerprint;
+    }
+    return entry.item;
+  };
   const pass: Pass = {
     ctx,
     options,
     client,
     baseUrl,
-    items: async function* () {
-      for await (const unit of units(inputs, io.stdin, baseDir, filter)) {
-        const entry = entryOf(unit, itemOptions);
-        if (entry.kind === 'ignored') {
-          out.result({ ref: entry.ref, status: 'ignored', reason: entry.reason });
-          continue;
-        }
-        if (unit.kind === 'file') {
-          const fingerprint = fileFingerprint(unit.file.path, itemOptions.source);
-          if (fingerprint !== undefined) entry.item.fingerprint = fingerprint;
-        }
-        yield entry.item;
-      }
-    },
+    // files alone are walked synchronously, and kis.sync reads such a source without a promise
+    // per item (giving its listing request turns meanwhile); JSONL and stdin come as they are read
+    items:
+      inputs.jsonl.length === 0 && !inputs.stdin
+        ? function* () {
+            for (const unit of fileUnits(inputs, baseDir, filter)) {
+              const item = itemOf(unit);
+              if (item !== undefined) yield item;
+            }
+          }
+        : async function* () {
+            for await (const unit of units(inputs, io.stdin, baseDir, filter)) {
+              const item = itemOf(unit);
+              if (item !== undefined) yield item;
+            }
+          },
     syncOptions: {
       ...limits,
       ccPairId: options.ccPair,

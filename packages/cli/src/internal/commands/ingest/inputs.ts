@@ -79,16 +79,20 @@ export async function* units(
   baseDir: string,
   filter: FileFilter,
 ): AsyncGenerator<Unit> {
-  if (inputs.walk.length > 0) {
-    for await (const event of walkFiles(inputs.walk, { baseDir, filter })) {
-      if (event.type === 'file') yield { kind: 'file', file: event.file };
-      else yield { kind: 'error', ref: event.ref, reason: event.reason };
-    }
-  }
+  yield* fileUnits(inputs, baseDir, filter);
   for (const path of inputs.jsonl) {
     yield* jsonlUnits(openJsonlFile(path), fileKey(baseDir, path));
   }
   if (inputs.stdin) yield* jsonlUnits(stdin, 'stdin');
+}
+
+/** The files' units alone, walked synchronously (see `walkFiles`). */
+export function* fileUnits(inputs: Inputs, baseDir: string, filter: FileFilter): Generator<Unit> {
+  if (inputs.walk.length === 0) return;
+  for (const event of walkFiles(inputs.walk, { baseDir, filter })) {
+    if (event.type === 'file') yield { kind: 'file', file: event.file };
+    else yield { kind: 'error', ref: event.ref, reason: event.reason };
+  }
 }
 
 async function* jsonlUnits(stream: Readable, name: string): AsyncGenerator<Unit> {
@@ -114,7 +118,7 @@ export async function countUnits(
 ): Promise<number> {
   let total = 0;
   if (inputs.walk.length > 0) {
-    for await (const _ of walkFiles(inputs.walk, { baseDir, filter })) total++;
+    for (const _ of walkFiles(inputs.walk, { baseDir, filter })) total++;
   }
   for (const path of inputs.jsonl) total += await countJsonlLines(path);
   return total;
