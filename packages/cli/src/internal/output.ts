@@ -63,41 +63,88 @@ export class Output {
     this.out = painter(!mode.json && colorEnabled(io.stdout, io.env));
   }
 
+  /** Stdout text held by {@link batch}, else undefined. */
+  #held: string | undefined;
+
+  /**
+   * Runs `fn`, writing what it puts on stdout in chunks of about 64 kB rather than a write per
+   * line (thousands of result lines, e.g. a plan: a write each is a system call each on a pipe).
+   * What goes to stderr meanwhile first writes out what is held, so the order stays the same.
+   */
+  batch(fn: () => void): void {
+    if (this.#held !== undefined) {
+      fn();
+      return;
+    }
+    this.#held = '';
+    try {
+      fn();
+    } finally {
+      this.#flush();
+      this.#held = undefined;
+    }
+  }
+
+  #flush(): void {
+    if (this.#held) {
+      const text = this.#held;
+      this.#held = '';
+      this.io.stdout.write(text);
+    }
+  }
+
+  #out(text: string): void {
+    if (this.#held === undefined) {
+      this.io.stdout.write(text);
+    } else {
+      this.#held += text;
+      if (this.#held.length >= BATCH_CHARS) this.#flush();
+    }
+  }
+
+  #err(text: string): void {
+    this.#flush();
+    this.io.stderr.write(text);
+  }
+
   /** One result: `value` as a JSON line with `--json`, else the human lines (if any). */
   result(value: unknown, human?: string | readonly string[]): void {
     if (this.mode.json) {
-      this.io.stdout.write(`${JSON.stringify(value)}\n`);
+      this.#out(`${JSON.stringify(value)}\n`);
     } else if (human !== undefined) {
       const lines = typeof human === 'string' ? [human] : human;
-      for (const line of lines) this.io.stdout.write(`${line}\n`);
+      for (const line of lines) this.#out(`${line}\n`);
     }
   }
 
   /** Human-only text on stdout (tables, summaries); nothing in `--json` mode. */
   human(line: string): void {
-    if (!this.mode.json) this.io.stdout.write(`${line}\n`);
+    if (!this.mode.json) this.#out(`${line}\n`);
   }
 
   /** An informational note on stderr, hidden by `--quiet`. */
   info(message: string): void {
-    if (!this.mode.quiet) this.io.stderr.write(`${message}\n`);
+    if (!this.mode.quiet) this.#err(`${message}\n`);
   }
 
   /** A warning on stderr (always shown). */
   warn(message: string): void {
-    this.io.stderr.write(`${this.err.yellow('warning:')} ${message}\n`);
+    this.#err(`${this.err.yellow('warning:')} ${message}\n`);
   }
 
   /** An error line on stderr (always shown). */
   error(message: string): void {
-    this.io.stderr.write(`${this.err.red('error:')} ${message}\n`);
+    this.#err(`${this.err.red('error:')} ${message}\n`);
   }
 
   /** A debug line on stderr, only with `--verbose`. */
   debug(message: string): void {
-    if (this.mode.verbose) this.io.stderr.write(`${this.err.dim(message)}\n`);
+    if (this.mode.verbose) this.#err(`${this.err.dim(message)}\n`);
   }
 }
+
+/** How much stdout text {@link Output.batch} holds before writing it. */
+const BATCH_CHARS = 64 * 1024;
 
 /** "1.2 s", "3 min 4 s", "1 h 2 min". */
 export function formatDuration(ms: number): string {

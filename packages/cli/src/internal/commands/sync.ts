@@ -135,14 +135,16 @@ function readableId(id: string): string {
 function printPlan(out: Output, plan: SyncPlan, options: SyncCommandOptions): void {
   const perDocument = out.mode.json || out.mode.verbose;
   if (perDocument) {
-    for (const action of ['create', 'update', 'unchanged', 'delete'] as const) {
-      for (const e of plan[action]) {
-        out.result(
-          { plan: action, document_id: e.documentId, ...(e.ref ? { ref: e.ref } : {}) },
-          `${action.padEnd(9)} ${e.ref ?? readableId(e.documentId)}`,
-        );
+    out.batch(() => {
+      for (const action of ['create', 'update', 'unchanged', 'delete'] as const) {
+        for (const e of plan[action]) {
+          out.result(
+            { plan: action, document_id: e.documentId, ...(e.ref ? { ref: e.ref } : {}) },
+            `${action.padEnd(9)} ${e.ref ?? readableId(e.documentId)}`,
+          );
+        }
       }
-    }
+    });
   }
   const counts = {
     create: plan.create.length,
