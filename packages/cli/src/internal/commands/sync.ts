@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type {
   KisClient,
   SyncItem,
@@ -23,6 +23,7 @@ import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
 import { describeFailure } from '../failure.js';
 import { formatDuration, type Output } from '../output.js';
 import { createProgress } from '../progress.js';
+import { stateFile } from '../state-files.js';
 import { fileKey } from '../walk.js';
 import {
   connect,
@@ -119,8 +120,7 @@ const EXTRACTION_VERSION = 1;
 
 /** The default journal: `.kis/sync/<base URL>-pair-<id>.jsonl`, one per server and pair. */
 function defaultJournal(baseUrl: string, ccPair: number): string {
-  const name = baseUrl.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_');
-  return join('.kis', 'sync', `${name}-pair-${ccPair}.jsonl`);
+  return stateFile('sync', baseUrl, `-pair-${ccPair}.jsonl`);
 }
 
 /** A stored id as people wrote it (`docs%2Fa.md` → `docs/a.md`), for text output. */
