@@ -158,7 +158,7 @@ function buildProgram(
   const errPaint = painter(colorEnabled(io.stderr, io.env));
   program
     .description(
-      'The command line of the Knowledge Indexing Service API: connectors, credentials, image uploads and resumable bulk ingestion.',
+      'The command line of the Knowledge Indexing Service API: connectors and credentials (one at a time or from a kis.yaml file), image uploads, resumable bulk ingestion and folder sync.',
     )
     .version(cliVersion(), '-V, --version', 'print the version')
     .option('--base-url <url>', 'API root including the /api prefix (env KIS_BASE_URL)')
