@@ -44,11 +44,11 @@ describe.each([
       const expectedIds = new Set(docs.map((d) => deriveDocumentId(d.semantic_identifier)));
       expect(new Set(server.docs.keys())).toEqual(expectedIds);
       expect(new Set(results.map((r) => r.documentId))).toEqual(expectedIds);
-      // summary equals the server's state: a document counts "updated" exactly when the answer
-      // of an attempt that stored it was lost and the retry found it
+      // summary equals the server's state: a document counts "updated" when the answer of an
+      // attempt that stored it was lost and the retry found it (or a hedge of a late answer did)
       expect(s.created + s.updated).toBe(server.docs.size);
-      expect(s.updated).toBe(server.lostAfterStore.size);
-      expect(s.created).toBe(N - server.lostAfterStore.size);
+      expect(s.updated).toBeGreaterThanOrEqual(server.lostAfterStore.size);
+      expect(s.updated - server.lostAfterStore.size).toBeLessThanOrEqual(s.hedged);
       expect(server.lostAfterStore.size).toBeGreaterThan(0);
       expect(s.retried).toBeGreaterThan(N * 0.1);
       for (const d of server.docs.values()) expect(d.body.cc_pair_id).toBe(1);
@@ -77,9 +77,11 @@ describe.each([
       expect(results).toHaveLength(N);
       expect(server.docs.size).toBe(N);
       expect(server.lostAfterStore.size).toBeGreaterThan(0);
-      // each cut or stalled answer was a failed attempt, retried: the retry found the document
-      expect(s.updated).toBe(server.lostAfterStore.size);
-      expect(s.created).toBe(N - server.lostAfterStore.size);
+      // each cut or stalled answer was a failed attempt, retried: the retry found the document;
+      // a late answer may also be hedged, and the hedge find the document its first copy stored
+      expect(s.created + s.updated).toBe(N);
+      expect(s.updated).toBeGreaterThanOrEqual(server.lostAfterStore.size);
+      expect(s.updated - server.lostAfterStore.size).toBeLessThanOrEqual(s.hedged);
     } finally {
       await server.close();
     }
