@@ -354,10 +354,13 @@ describe('the undici sender', () => {
     const kis = client(main.url);
     await kis.ingestion.list(); // one kept-alive connection
     const closedBefore = main.closed;
+    const seenBefore = main.seen.length;
     const ac = new AbortController();
     const aborted = kis.ingestion.list({ signal: ac.signal }).catch((e: unknown) => e);
-    setImmediate(() => ac.abort()); // before the connection is handed out
+    setImmediate(() => ac.abort()); // most often before the connection is handed out
     expect(await aborted).toBeInstanceOf(APIUserAbortError);
+    // on a busy machine the request may have been written first: cutting it closes that one
+    const written = main.seen.length - seenBefore;
     const from = main.seen.length;
     for (let i = 0; i < 3; i++) await kis.ingestion.list();
     const after = main.seen.slice(from);
@@ -366,8 +369,8 @@ describe('the undici sender', () => {
       'keep-alive',
       'keep-alive',
     ]);
-    // the request aborted before it was written closed no connection
-    expect(main.closed).toBe(closedBefore);
+    // a request aborted before it was written closed no connection
+    expect(main.closed).toBe(closedBefore + written);
     expect(after.every((s) => !main.closedIds.has(s.connection))).toBe(true);
   });
 
