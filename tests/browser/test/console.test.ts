@@ -329,7 +329,8 @@ describe('ingestion console', () => {
   it('cancels a slow run: no new document is sent and the rest are reported cancelled', async () => {
     const e = await emulator({ latencyMs: 250 });
     const { page, errors } = await openConsole(e);
-    const total = 60;
+    // Enough that, at six connections and 250 ms each, the run outlasts a slow click on Cancel.
+    const total = 150;
     await page.setInputFiles(
       '#file-input',
       Array.from({ length: total }, (_, i) => file(`doc-${i}.txt`, 'text/plain', `Document ${i}`)),
