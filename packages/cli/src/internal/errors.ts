@@ -32,8 +32,5 @@ export class UsageError extends CliError {
   }
 }
 
-/** The message of anything thrown, on one line. */
-export function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\s*\n\s*/g, ' ').trim();
-}
+/** The message of anything thrown, on one line (the client's rule). */
+export { oneLine } from '@kis/client/node';

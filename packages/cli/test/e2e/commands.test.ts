@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { JPEG_HEAD, PNG_1X1, writeTree } from '../../../client/test/node/fixtures.js';
 import {
   ADMIN_KEY,
   assertBuilt,
@@ -12,7 +13,6 @@ import {
   type Recorder,
   recordingProxy,
 } from '../helpers/cli.js';
-import { JPEG_HEAD, PNG_1X1, writeTree } from '../helpers/fixtures.js';
 
 let emu: Emulator;
 let proxy: Recorder;

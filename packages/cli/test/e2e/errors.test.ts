@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeTree } from '../../../client/test/node/fixtures.js';
 import {
   ADMIN_KEY,
   assertBuilt,
@@ -14,7 +15,6 @@ import {
   kis,
   USER_KEY,
 } from '../helpers/cli.js';
-import { writeTree } from '../helpers/fixtures.js';
 import { facts } from '../helpers/profile.js';
 
 let emu: Emulator;

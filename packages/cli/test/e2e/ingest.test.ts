@@ -7,6 +7,13 @@ import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  JPEG_HEAD,
+  makeDocx,
+  makePdf,
+  PNG_1X1,
+  writeTree,
+} from '../../../client/test/node/fixtures.js';
+import {
   ADMIN_KEY,
   assertBuilt,
   emulator,
@@ -16,7 +23,6 @@ import {
   type Recorder,
   recordingProxy,
 } from '../helpers/cli.js';
-import { JPEG_HEAD, makeDocx, makePdf, PNG_1X1, writeTree } from '../helpers/fixtures.js';
 
 let emu: Emulator;
 let work: string;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PNG_1X1, writeTree } from '../../../client/test/node/fixtures.js';
 import {
   assertBuilt,
   collect,
@@ -14,7 +15,6 @@ import {
   spawnKis,
   waitForJournal,
 } from '../helpers/cli.js';
-import { PNG_1X1, writeTree } from '../helpers/fixtures.js';
 
 const FILES = 240;
 let emu: Emulator;

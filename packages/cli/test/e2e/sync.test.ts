@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeTree } from '../../../client/test/node/fixtures.js';
 import {
   ADMIN_KEY,
   assertBuilt,
@@ -18,7 +19,6 @@ import {
   spawnKis,
   waitForJournal,
 } from '../helpers/cli.js';
-import { writeTree } from '../helpers/fixtures.js';
 
 let emu: Emulator;
 let proxy: Recorder;

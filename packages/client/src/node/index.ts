@@ -9,6 +9,20 @@ import type { UploadFile } from '../client.js';
 export { closeValues } from '../internal/close-values.js';
 export { FileJournal, type FileJournalOptions, openJournal } from './journal.js';
 export { FileSecretRecords } from './secret-records.js';
+export {
+  type Extracted,
+  ExtractionError,
+  extensionsOfKind,
+  extractFile,
+  kindOf,
+  SUPPORTED_EXTENSIONS,
+} from './sources/extract.js';
+export { type FolderSource, type FolderSourceOptions, folderSource } from './sources/folder.js';
+export { fsReason, oneLine } from './sources/fs-reason.js';
+export type { ItemOptions, SourceItem } from './sources/items.js';
+export { describeJsonType, isPlainObject, lineColumn, parseJsonText } from './sources/json-text.js';
+export { countJsonlLines, type JsonlSourceOptions, jsonlSource } from './sources/jsonl.js';
+export { fileKey } from './sources/walk.js';
 
 /**
  * Read a file for `files.upload`/`files.uploadImage`/`credentials.updatePrivateKey`: its bytes,

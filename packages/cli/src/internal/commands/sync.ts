@@ -4,8 +4,7 @@
  * prints the plan, and reports the run. Planning, the journal, retries, outages and deletions are
  * the client's.
  */
-import { existsSync, statSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type {
   KisClient,
@@ -16,7 +15,7 @@ import type {
   SyncRun,
   SyncSummary,
 } from '@kis/client';
-import { normalizeDocumentId } from '@kis/spec/rules';
+import type { FolderSource } from '@kis/client/node';
 import type { Context } from '../context.js';
 import { checkSource } from '../enums.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
@@ -24,7 +23,6 @@ import { describeFailure } from '../failure.js';
 import { formatDuration, type Output } from '../output.js';
 import { createProgress } from '../progress.js';
 import { stateFile } from '../state-files.js';
-import { fileKey } from '../walk.js';
 import {
   connect,
   type IngestOptions,
@@ -33,15 +31,7 @@ import {
   openRunJournal,
   runLimits,
 } from './ingest/index.js';
-import {
-  fileUnits,
-  type Inputs,
-  readInputs,
-  resolveBaseDir,
-  type Unit,
-  units,
-} from './ingest/inputs.js';
-import { entryOf } from './ingest/items.js';
+import { type Inputs, inputSources, readInputs, resolveBaseDir } from './ingest/inputs.js';
 import { progressCounts } from './ingest/report.js';
 
 export interface SyncCommandOptions extends Omit<IngestOptions, 'ccPair'> {
@@ -71,52 +61,27 @@ export function parseMaxDelete(value: string | undefined): number | `${number}%`
 
 /**
  * The ids this sync owns (the only ones it may delete): `--namespace`, else each directory's
- * path and each file's id. A directory that is the base directory itself would own every id of
- * the pair, so a prune then needs `--namespace`; so do JSONL and stdin inputs.
+ * path and each file's id. A PATH that is the base directory itself would own every id of the
+ * pair, so a prune then needs `--namespace`; so do JSONL and stdin inputs, whose ids are their
+ * own.
  */
-async function ownership(
+function ownership(
   inputs: Inputs,
-  baseDir: string,
+  folder: FolderSource | undefined,
   options: SyncCommandOptions,
-): Promise<readonly string[] | ((id: string) => boolean)> {
+): readonly string[] | ((id: string) => boolean) {
   if (options.namespace !== undefined) return [options.namespace];
   const needNamespace = (why: string) =>
     new UsageError(`sync --prune: ${why}; give --namespace PREFIX (the ids this sync owns)`);
   if (options.prune && (inputs.jsonl.length > 0 || inputs.stdin)) {
     throw needNamespace('JSONL input carries ids of its own');
   }
-  const prefixes: string[] = [];
-  const exact = new Set<string>();
-  for (const path of inputs.walk) {
-    const key = fileKey(baseDir, path);
-    if ((await stat(path)).isDirectory()) {
-      if (path === baseDir && options.prune)
-        throw needNamespace('the base directory owns every id');
-      prefixes.push(normalizeDocumentId(`${key}/`));
-    } else exact.add(normalizeDocumentId(key));
+  if (folder?.ownsEverything) {
+    if (options.prune) throw needNamespace('the base directory owns every id');
+    return []; // reported without --prune, nothing is owned: other sources' documents stay unlisted
   }
-  return (id) => exact.has(id) || prefixes.some((p) => id.startsWith(p));
+  return folder ? (id) => folder.owns(id) : [];
 }
-
-/**
- * A file's fingerprint for the journal: its size and mtime, with what else shapes its document
- * (the source value, this version's extraction), so a sync need not read a file that has not
- * changed since its last acknowledgement. Undefined when the file cannot be stat'ed (the run
- * then reads it and reports why).
- */
-function fileFingerprint(path: string, source: string | undefined): string | undefined {
-  try {
-    // synchronous: one stat of a few µs per file, where awaiting 10,000 async ones in turn
-    // costs the sync most of its time (bench/sync.mjs)
-    const info = statSync(path);
-    return `${info.size}:${info.mtimeMs}:${source ?? 'file'}:${EXTRACTION_VERSION}`;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Bump when extraction changes what a file's document holds: fingerprints then stop matching. */
-const EXTRACTION_VERSION = 1;
 
 /** The default journal: `.kis/sync/<base URL>-pair-<id>.jsonl`, one per server and pair. */
 function defaultJournal(baseUrl: string, ccPair: number): string {
@@ -259,7 +224,17 @@ export async function syncCommand(
   if (options.watch && (inputs.stdin || options.dryRun)) {
     throw new UsageError('sync --watch: not with - (stdin) or --dry-run');
   }
-  const owns = await ownership(inputs, baseDir, options);
+  const sources = inputSources(inputs, io.stdin, {
+    baseDir,
+    include: options.include,
+    exclude: options.exclude,
+    source,
+    idPrefix: options.namespace,
+    // the base URL is known by the time an upload fails
+    describeUploadFailure: (error) => describeFailure(error, baseUrl).message,
+    onIgnored: (ref, reason) => out.result({ ref, status: 'ignored', reason }),
+  });
+  const owns = ownership(inputs, sources.folder, options);
   const { client, baseUrl } = await connect(ctx, false);
   const journalPath = options.journal ?? defaultJournal(baseUrl ?? '', options.ccPair);
   // a dry run reads a journal that exists and creates none
@@ -267,46 +242,12 @@ export async function syncCommand(
     options.dryRun && !existsSync(resolve(io.cwd, journalPath))
       ? undefined
       : await openRunJournal(journalPath, io.cwd);
-  const filter = { include: options.include, exclude: options.exclude };
-  const itemOptions = {
-    source,
-    idPrefix: options.namespace,
-    uploadFailure: (error: unknown) => describeFailure(error, baseUrl).message,
-  };
-  /** A unit as the source's item (undefined for a file left out, reported here). */
-  const itemOf = (unit: Unit): SyncItem | undefined => {
-    const entry = entryOf(unit, itemOptions);
-    if (entry.kind === 'ignored') {
-      out.result({ ref: entry.ref, status: 'ignored', reason: entry.reason });
-      return undefined;
-    }
-    if (unit.kind === 'file') {
-      const fingerprint = fileFingerprint(unit.file.path, itemOptions.source);
-      if (fingerprint !== undefined) entry.item.fingerprint = fingerprint;
-    }
-    return entry.item;
-  };
   const pass: Pass = {
     ctx,
     options,
     client,
     baseUrl,
-    // files alone are walked synchronously, and kis.sync reads such a source without a promise
-    // per item (giving its listing request turns meanwhile); JSONL and stdin come as they are read
-    items:
-      inputs.jsonl.length === 0 && !inputs.stdin
-        ? function* () {
-            for (const unit of fileUnits(inputs, baseDir, filter)) {
-              const item = itemOf(unit);
-              if (item !== undefined) yield item;
-            }
-          }
-        : async function* () {
-            for await (const unit of units(inputs, io.stdin, baseDir, filter)) {
-              const item = itemOf(unit);
-              if (item !== undefined) yield item;
-            }
-          },
+    items: sources.items,
     syncOptions: {
       ...limits,
       ccPairId: options.ccPair,

@@ -1,9 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { ExtractionError, extensionsOfKind, extractFile, kindOf } from '@kis/client/node';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
-import { ExtractionError, extensionsOfKind, extractFile, kindOf } from '../extract.js';
 import { describeFailure } from '../failure.js';
 import { mapConcurrent } from '../pool.js';
 import { fsReason } from '../structured.js';

@@ -1,21 +1,19 @@
 /**
- * `kis ingest PATH…`: a thin shell over the client's `ingestMany`. The command turns paths and
- * JSONL into items (inputs.ts, items.ts) and reports what the run says (report.ts); concurrency,
- * retries, outages, the journal, image uploads and stopping are the client's.
+ * `kis ingest PATH…`: a thin shell over the client's `ingestMany`. The command turns paths into
+ * the client's folder and JSONL sources (inputs.ts) and reports what the run says (report.ts);
+ * concurrency, retries, outages, the journal, image uploads and stopping are the client's.
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { IngestManyOptions, IngestRun, IngestSummary, KisClient } from '@kis/client';
-import { openJournal } from '@kis/client/node';
+import { fsReason, openJournal } from '@kis/client/node';
 import type { Context } from '../../context.js';
 import { checkSource } from '../../enums.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../../errors.js';
 import { describeFailure } from '../../failure.js';
 import type { Output } from '../../output.js';
 import { createProgress } from '../../progress.js';
-import { fsReason } from '../../structured.js';
-import { countUnits, readInputs, resolveBaseDir, units } from './inputs.js';
-import { itemsOf } from './items.js';
+import { inputSources, readInputs, resolveBaseDir } from './inputs.js';
 import { IngestReport, stopMessage } from './report.js';
 
 export { pairsLabel } from './report.js';
@@ -61,7 +59,6 @@ export async function ingestCommand(
   const dryRun = options.dryRun === true;
   const { client, baseUrl } = await connect(ctx, dryRun);
   const journal = dryRun ? undefined : await openRunJournal(options.journal, io.cwd);
-  const filter = { include: options.include, exclude: options.exclude };
 
   const report = new IngestReport(out, { dryRun, baseUrl });
   const progress = createProgress(io, {
@@ -69,24 +66,26 @@ export async function ingestCommand(
     enabled: !out.mode.quiet,
     paint: out.err,
   });
+  let run: IngestRun | undefined;
+  const sources = inputSources(inputs, io.stdin, {
+    baseDir,
+    include: options.include,
+    exclude: options.exclude,
+    source,
+    describeUploadFailure: (error) => describeFailure(error, baseUrl).message,
+    onIgnored: (ref, reason) => {
+      report.ignore(ref, reason);
+      if (run) progress.update(report.progress(run.progress()));
+    },
+  });
   if (!inputs.stdin) {
-    countUnits(inputs, baseDir, filter).then(
+    sources.count().then(
       (total) => progress.setTotal(total),
       () => undefined,
     );
   }
-
-  let run: IngestRun | undefined;
-  const items = itemsOf(
-    units(inputs, io.stdin, baseDir, filter),
-    { source, uploadFailure: (error) => describeFailure(error, baseUrl).message },
-    (ref, reason) => {
-      report.ignore(ref, reason);
-      if (run) progress.update(report.progress(run.progress()));
-    },
-  );
   const abort = new AbortController();
-  run = client.ingestMany(items, {
+  run = client.ingestMany(sources.items(), {
     ...limits,
     dryRun,
     signal: abort.signal,

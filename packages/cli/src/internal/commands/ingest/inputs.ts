@@ -1,12 +1,22 @@
-/** `kis ingest` PATH arguments → input units: files (walked lazily) and JSONL lines. */
+/**
+ * `kis ingest` and `kis sync` PATH arguments → the client's sources: files and folders walked
+ * lazily, JSONL files and stdin read line by line.
+ */
 import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
+import {
+  countJsonlLines,
+  type FolderSource,
+  type FolderSourceOptions,
+  fileKey,
+  folderSource,
+  fsReason,
+  jsonlSource,
+  type SourceItem,
+} from '@kis/client/node';
 import { UsageError } from '../../errors.js';
-import { countJsonlLines, openJsonlFile, readJsonl } from '../../jsonl.js';
 import type { Io } from '../../output.js';
-import { fsReason } from '../../structured.js';
-import { type FileFilter, type FoundFile, fileKey, walkFiles } from '../../walk.js';
 
 /** The PATH arguments, sorted by how they are read. */
 export interface Inputs {
@@ -17,12 +27,6 @@ export interface Inputs {
   /** `-`: JSONL on stdin. */
   stdin: boolean;
 }
-
-/** One unit of input, before it becomes a document. */
-export type Unit =
-  | { kind: 'file'; file: FoundFile }
-  | { kind: 'line'; ref: string; value: unknown }
-  | { kind: 'error'; ref: string; reason: string };
 
 const JSONL_EXTENSIONS = new Set(['.jsonl', '.ndjson']);
 
@@ -72,54 +76,43 @@ export async function resolveBaseDir(cwd: string, baseDir: string | undefined): 
   return dir;
 }
 
-/** The input units: files (walked lazily), then JSONL lines of files and of stdin. */
-export async function* units(
+/** What the PATH arguments yield: the folder source of the files, and every item in order. */
+export interface InputSources {
+  /** The files and directories among the PATHs (undefined when there are none). */
+  folder: FolderSource | undefined;
+  /**
+   * Every item: files first, then the lines of JSONL files, then stdin's. Files alone come
+   * synchronously (`kis.sync` reads such a source without a promise per item).
+   */
+  items(): Iterable<SourceItem> | AsyncIterable<SourceItem>;
+  /** How many items there are (stdin is not counted: it can be read once only). */
+  count(): Promise<number>;
+}
+
+/** The client's folder and JSONL sources over the PATH arguments. */
+export function inputSources(
   inputs: Inputs,
   stdin: Readable,
-  baseDir: string,
-  filter: FileFilter,
-): AsyncGenerator<Unit> {
-  yield* fileUnits(inputs, baseDir, filter);
-  for (const path of inputs.jsonl) {
-    yield* jsonlUnits(openJsonlFile(path), fileKey(baseDir, path));
-  }
-  if (inputs.stdin) yield* jsonlUnits(stdin, 'stdin');
-}
-
-/** The files' units alone, walked synchronously (see `walkFiles`). */
-export function* fileUnits(inputs: Inputs, baseDir: string, filter: FileFilter): Generator<Unit> {
-  if (inputs.walk.length === 0) return;
-  for (const event of walkFiles(inputs.walk, { baseDir, filter })) {
-    if (event.type === 'file') yield { kind: 'file', file: event.file };
-    else yield { kind: 'error', ref: event.ref, reason: event.reason };
-  }
-}
-
-async function* jsonlUnits(stream: Readable, name: string): AsyncGenerator<Unit> {
-  try {
-    for await (const line of readJsonl(stream)) {
-      const ref = `${name}:${line.line}`;
-      if ('error' in line) yield { kind: 'error', ref, reason: line.error };
-      else yield { kind: 'line', ref, value: line.value };
-    }
-  } catch (error) {
-    yield { kind: 'error', ref: name, reason: `cannot read: ${fsReason(error)}` };
-  }
-}
-
-/**
- * Counts what {@link units} will produce, for the progress total (no extraction); stdin is not
- * counted (it can be read once only).
- */
-export async function countUnits(
-  inputs: Inputs,
-  baseDir: string,
-  filter: FileFilter,
-): Promise<number> {
-  let total = 0;
-  if (inputs.walk.length > 0) {
-    for (const _ of walkFiles(inputs.walk, { baseDir, filter })) total++;
-  }
-  for (const path of inputs.jsonl) total += await countJsonlLines(path);
-  return total;
+  options: FolderSourceOptions & { baseDir: string },
+): InputSources {
+  const folder = inputs.walk.length > 0 ? folderSource(inputs.walk, options) : undefined;
+  const filesOnly = inputs.jsonl.length === 0 && !inputs.stdin;
+  return {
+    folder,
+    items: () =>
+      filesOnly
+        ? (folder ?? [])
+        : (async function* () {
+            if (folder) yield* folder;
+            for (const path of inputs.jsonl) {
+              yield* jsonlSource(path, { ...options, name: fileKey(options.baseDir, path) });
+            }
+            if (inputs.stdin) yield* jsonlSource(stdin, { ...options, name: 'stdin' });
+          })(),
+    async count() {
+      let total = folder?.count() ?? 0;
+      for (const path of inputs.jsonl) total += await countJsonlLines(path);
+      return total;
+    },
+  };
 }

@@ -4,14 +4,9 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { compile } from 'html-to-text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  csvToText,
-  ExtractionError,
-  extractFile,
-  htmlToText,
-  kindOf,
-} from '../src/internal/extract.js';
-import { JPEG_HEAD, makeDocx, makePdf, PNG_1X1 } from './helpers/fixtures.js';
+import { ExtractionError, extractFile, kindOf } from '../../src/node/sources/extract.js';
+import { csvToText, htmlToText } from '../../src/node/sources/text-formats.js';
+import { JPEG_HEAD, makeDocx, makePdf, PNG_1X1 } from './fixtures.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,59 +1,35 @@
 /**
- * Input units → the client's items. A file becomes an item whose `load` extracts it (and uploads
- * its image through the run) when the run has room for it, so extraction runs inside the
- * client's concurrency limit. A unit that cannot become a document is an item whose `load`
- * throws: the client reports it failed, with the reason, like any other document.
+ * Files and JSONL lines → items for `ingestMany` and `kis.sync`. A file becomes an item whose
+ * `load` extracts it (and uploads its image through the run) when the run has room for it, so
+ * extraction runs inside the client's concurrency limit. What cannot become a document is an
+ * item whose `load` throws: the run reports it failed, with the reason, like any other document.
  */
+import { statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import type { IngestItem, IngestionDocumentInput, IngestTools } from '@kis/client';
-import { extractFile, kindOf, SUPPORTED_EXTENSIONS } from '../../extract.js';
-import { describeJsonType, isPlainObject } from '../../structured.js';
-import type { FoundFile } from '../../walk.js';
-import type { Unit } from './inputs.js';
+import type { IngestItem, IngestTools } from '../../ingest.js';
+import type { IngestionDocumentInput } from '../../types.js';
+import { extractFile, kindOf, SUPPORTED_EXTENSIONS } from './extract.js';
+import { oneLine } from './fs-reason.js';
+import { describeJsonType, isPlainObject } from './json-text.js';
+import type { FoundFile } from './walk.js';
+
+/** An item of a folder or JSONL source: named by `ref`, with its `id` when known before loading. */
+export type SourceItem = IngestItem & { ref: string; id?: string };
 
 export interface ItemOptions {
-  /** `--source`: of file documents (default `file`), and of JSONL documents without one. */
-  source: string | undefined;
-  /** `kis sync --namespace`: put before every document id. */
+  /** The `source` of file documents (default `file`), and of JSONL documents without one. */
+  source?: string | undefined;
+  /** Put before every document id (a namespace the source owns). */
   idPrefix?: string | undefined;
-  /** Words an image upload's failure (the reason of that file's failure). */
-  uploadFailure: (error: unknown) => string;
+  /** Words an image upload's failure, the reason of that file's failure (default: its message). */
+  describeUploadFailure?: ((error: unknown) => string) | undefined;
 }
 
-/** A unit made an item for the client, or a file left out (an unsupported type in a directory). */
-export type Entry =
-  | { kind: 'item'; item: IngestItem & { ref: string; id?: string } }
-  | { kind: 'ignored'; ref: string; reason: string };
+/** A file made an item, or left out (an unsupported type found in a directory). */
+export type FileEntry = { kind: 'item'; item: SourceItem } | { kind: 'ignored'; reason: string };
 
-/**
- * The items of `units` for `ingestMany`; `onIgnored` hears about the files left out (they never
- * reach the client).
- */
-export async function* itemsOf(
-  units: AsyncIterable<Unit>,
-  options: ItemOptions,
-  onIgnored: (ref: string, reason: string) => void,
-): AsyncGenerator<IngestItem> {
-  for await (const unit of units) {
-    const entry = entryOf(unit, options);
-    if (entry.kind === 'item') yield entry.item;
-    else onIgnored(entry.ref, entry.reason);
-  }
-}
-
-export function entryOf(unit: Unit, options: ItemOptions): Entry {
-  switch (unit.kind) {
-    case 'error':
-      return { kind: 'item', item: failing(unit.ref, unit.reason) };
-    case 'line':
-      return { kind: 'item', item: lineItem(unit.ref, unit.value, options) };
-    case 'file':
-      return fileEntry(unit.file, options);
-  }
-}
-
-/** An item that fails with `reason` (the client reports it like any failed document). */
-function failing(ref: string, reason: string): IngestItem & { ref: string } {
+/** An item that fails with `reason` (the run reports it like any failed document). */
+export function failing(ref: string, reason: string): SourceItem {
   return {
     ref,
     load: () => {
@@ -62,7 +38,7 @@ function failing(ref: string, reason: string): IngestItem & { ref: string } {
   };
 }
 
-function fileEntry(file: FoundFile, options: ItemOptions): Entry {
+export function fileEntry(file: FoundFile, options: ItemOptions): FileEntry {
   if (!kindOf(file.path)) {
     const reason = `unsupported file type ${extname(file.path) || '(no extension)'}`;
     // named on the command line: a mistake worth failing for; found in a directory: left out
@@ -74,15 +50,39 @@ function fileEntry(file: FoundFile, options: ItemOptions): Entry {
             `${reason}; expected ${SUPPORTED_EXTENSIONS.join(' ')} (or .jsonl of documents)`,
           ),
         }
-      : { kind: 'ignored', ref: file.key, reason };
+      : { kind: 'ignored', reason };
   }
-  // the id is known before the file is read: `kis sync` plans with it
+  // the id is known before the file is read: `kis.sync` plans with it
   const id = `${options.idPrefix ?? ''}${file.key}`;
-  return {
-    kind: 'item',
-    item: { ref: file.key, id, load: (tools) => fileDocument(file, id, tools, options) },
+  const item: SourceItem = {
+    ref: file.key,
+    id,
+    load: (tools) => fileDocument(file, id, tools, options),
   };
+  const fingerprint = fileFingerprint(file.path, options.source);
+  if (fingerprint !== undefined) item.fingerprint = fingerprint;
+  return { kind: 'item', item };
 }
+
+/**
+ * A file's fingerprint for the journal: its size and mtime, with what else shapes its document
+ * (the source value, this version's extraction), so a sync need not read a file that has not
+ * changed since its last acknowledgement. Undefined when the file cannot be stat'ed (the run
+ * then reads it and reports why).
+ */
+function fileFingerprint(path: string, source: string | undefined): string | undefined {
+  try {
+    // synchronous: one stat of a few µs per file, where awaiting 10,000 async ones in turn
+    // costs a sync most of its time (bench/sync.mjs)
+    const info = statSync(path);
+    return `${info.size}:${info.mtimeMs}:${source ?? 'file'}:${EXTRACTION_VERSION}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bump when extraction changes what a file's document holds: fingerprints then stop matching. */
+const EXTRACTION_VERSION = 1;
 
 /** Reads and extracts one file (uploading it when it is an image) into its document. */
 async function fileDocument(
@@ -108,7 +108,8 @@ async function fileDocument(
         contentType: extracted.mime,
       });
     } catch (error) {
-      throw new Error(`image upload failed: ${options.uploadFailure(error)}`);
+      const reason = options.describeUploadFailure?.(error) ?? oneLine(error);
+      throw new Error(`image upload failed: ${reason}`);
     }
     return {
       ...base,
@@ -125,7 +126,7 @@ async function fileDocument(
 }
 
 /** One JSONL line: a document, or an ingestion request `{"document", "cc_pair_id"}`. */
-function lineItem(ref: string, value: unknown, options: ItemOptions): IngestItem & { ref: string } {
+export function lineItem(ref: string, value: unknown, options: ItemOptions): SourceItem {
   const { source, idPrefix } = options;
   if (!isPlainObject(value)) {
     return failing(
@@ -153,14 +154,14 @@ function lineItem(ref: string, value: unknown, options: ItemOptions): IngestItem
     document = { ...document, source };
   }
   if (idPrefix !== undefined) {
-    // `kis sync --namespace`: the export's id (else its semantic identifier) under the prefix
+    // a namespace: the export's id (else its semantic identifier) under the prefix
     const own =
       typeof document.id === 'string' && document.id !== ''
         ? document.id
         : document.semantic_identifier;
     if (typeof own === 'string' && own !== '') document = { ...document, id: `${idPrefix}${own}` };
   }
-  const item: IngestItem & { ref: string } = {
+  const item: SourceItem = {
     ref,
     document: document as IngestionDocumentInput,
   };

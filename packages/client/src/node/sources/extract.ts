@@ -8,11 +8,15 @@ import {
   type FileKindInfo,
   fileKindOf,
 } from '@kis/spec/rules';
-import { oneLine } from './errors.js';
-import { fsReason, parseJsonText } from './structured.js';
+import { ExtractionError } from './extraction-error.js';
+import { fsReason, oneLine } from './fs-reason.js';
+import { parseJsonText } from './json-text.js';
+import { csvToText, htmlToText } from './text-formats.js';
+
+export { ExtractionError };
 
 // The extraction libraries are loaded on first use: most commands never need them, and the
-// CLI's start-up time matters.
+// start-up time of a command line on this client matters.
 function lazy<T>(load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | undefined;
   return () => {
@@ -26,16 +30,16 @@ const pdfLib = lazy(() => import('unpdf'));
 const docxLib = lazy(() => import('mammoth'));
 const fileTypeLib = lazy(() => import('file-type'));
 
-/** What a file `kis ingest` reads is read as (the rule book's kinds, less private keys). */
+/** What a folder source reads a file as (the rule book's kinds, less private keys). */
 export type IngestKind = Exclude<FileKind, 'key'>;
 
-/** A file kind `kis ingest` turns into a document. */
+/** A file kind a folder source turns into a document. */
 export type KindInfo = FileKindInfo & { readonly kind: IngestKind };
 
-/** The file extensions `kis ingest` turns into documents (lower case, with the dot). */
+/** The file extensions a folder source turns into documents (lower case, with the dot). */
 export const SUPPORTED_EXTENSIONS: readonly string[] = extensionsFor('ingest');
 
-/** The kind of a file by its extension, or undefined when `kis ingest` does not read it. */
+/** The kind of a file by its extension, or undefined when a folder source does not read it. */
 export function kindOf(path: string): KindInfo | undefined {
   const info = fileKindOf(path);
   return info?.ingest && info.kind !== 'key' ? (info as KindInfo) : undefined;
@@ -69,14 +73,6 @@ export interface ExtractedImage {
 }
 
 export type Extracted = ExtractedText | ExtractedImage;
-
-/** A file that cannot be read or is not what its extension says; the message is the reason. */
-export class ExtractionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ExtractionError';
-  }
-}
 
 /** Reads a file and extracts its content according to its extension. Throws {@link ExtractionError}. */
 export async function extractFile(path: string): Promise<Extracted> {
@@ -148,50 +144,6 @@ export function decodeText(bytes: Uint8Array): string {
   }
   if (text.includes('\u0000')) throw new ExtractionError('binary content, expected text');
   return text;
-}
-
-const TITLE = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i;
-
-type Compile = typeof import('html-to-text').compile;
-let htmlConverters: { body: (html: string) => string; title: (html: string) => string } | undefined;
-
-/** Visible text of an HTML page (scripts, styles and images left out) and its `<title>`. */
-export function htmlToText(html: string, compile: Compile): { text: string; title?: string } {
-  // Compiled once: compiling the selectors is most of the cost of a small page.
-  htmlConverters ??= {
-    body: compile({
-      wordwrap: false,
-      selectors: [
-        { selector: 'a', options: { ignoreHref: true } },
-        { selector: 'img', format: 'skip' },
-      ],
-    }),
-    title: compile({ wordwrap: false }),
-  };
-  const text = htmlConverters.body(html).trim();
-  const rawTitle = TITLE.exec(html)?.[1];
-  const title = rawTitle ? htmlConverters.title(rawTitle).replace(/\s+/g, ' ').trim() : '';
-  return title ? { text, title } : { text };
-}
-
-type ParseCsv = typeof import('csv-parse/sync').parse;
-
-/** A CSV file as text: one block per row, one `column: value` line per non-empty cell. */
-export function csvToText(csv: string, parseCsv: ParseCsv): string {
-  let rows: Record<string, string>[];
-  try {
-    rows = parseCsv(csv, { columns: true, skip_empty_lines: true, bom: true, trim: true });
-  } catch (error) {
-    throw new ExtractionError(`invalid CSV: ${oneLine(error)}`);
-  }
-  return rows
-    .map((row) =>
-      Object.entries(row)
-        .filter(([, value]) => value !== '')
-        .map(([column, value]) => `${column}: ${value}`)
-        .join('\n'),
-    )
-    .join('\n\n');
 }
 
 async function pdfToText(bytes: Buffer): Promise<{ text: string; title?: string }> {

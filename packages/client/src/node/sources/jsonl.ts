@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { oneLine } from './errors.js';
-import { parseJsonText } from './structured.js';
+import { fsReason, oneLine } from './fs-reason.js';
+import { failing, type ItemOptions, lineItem, type SourceItem } from './items.js';
+import { parseJsonText } from './json-text.js';
 
 export type JsonlLine = { line: number; value: unknown } | { line: number; error: string };
 
@@ -39,4 +40,29 @@ export async function countJsonlLines(path: string): Promise<number> {
   });
   for await (const raw of lines) if (raw.trim() !== '') count++;
   return count;
+}
+
+export interface JsonlSourceOptions extends ItemOptions {
+  /** How items are named: `<name>:<line>` (default: the file's path, or `stdin` for a stream). */
+  name?: string | undefined;
+}
+
+/**
+ * A JSONL file (or stream) of documents, or of ingestion requests `{"document", "cc_pair_id"}`,
+ * as items read lazily: a line that is not one fails alone, with its line and reason.
+ */
+export async function* jsonlSource(
+  input: string | Readable,
+  options: JsonlSourceOptions = {},
+): AsyncGenerator<SourceItem> {
+  const name = options.name ?? (typeof input === 'string' ? input : 'stdin');
+  try {
+    const stream = typeof input === 'string' ? openJsonlFile(input) : input;
+    for await (const line of readJsonl(stream)) {
+      const ref = `${name}:${line.line}`;
+      yield 'error' in line ? failing(ref, line.error) : lineItem(ref, line.value, options);
+    }
+  } catch (error) {
+    yield failing(name, `cannot read: ${fsReason(error)}`);
+  }
 }

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFilter, fileKey, walkFiles } from '../src/internal/walk.js';
-import { writeTree } from './helpers/fixtures.js';
+import { createFilter, fileKey, walkFiles } from '../../src/node/sources/walk.js';
+import { writeTree } from './fixtures.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,19 +1,19 @@
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { fsReason } from './structured.js';
+import { fsReason } from './fs-reason.js';
 
 /** A file found on disk, to become one document. */
 export interface FoundFile {
   /** Absolute path. */
   path: string;
   /**
-   * The file's path relative to the base directory (the current directory unless `--base-dir`),
+   * The file's path relative to the base directory (`baseDir`),
    * with `/` separators; its absolute path when it lies outside the base directory. The document
    * id is derived from it, and it is how the file is named in messages.
    */
   key: string;
-  /** Named on the command line (rather than found in a directory). */
+  /** Named among the roots (rather than found in a directory). */
   explicit: boolean;
 }
 
@@ -81,7 +81,7 @@ function isInside(dir: string, path: string): boolean {
 /**
  * Walks files and directories lazily (one directory listing in memory per level), in a stable
  * order (names sorted). Hidden entries (names starting with `.`) inside directories are skipped;
- * files and directories named on the command line are always taken. A path given twice, or a
+ * files and directories named as roots are always taken. A path given twice, or a
  * directory inside another one already walked, yields its files only once. Symbolic links to
  * files are followed; links to directories are not (no loops, no file reached twice).
  *

@@ -1,0 +1,104 @@
+/**
+ * A folder as a source of documents for `ingestMany` and `kis.sync`: files walked lazily and in
+ * a stable order, each an item whose id (its path under `baseDir`) is known before it is read.
+ */
+import { statSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
+import { normalizeDocumentId } from '@kis/spec/rules';
+import { failing, fileEntry, type ItemOptions, type SourceItem } from './items.js';
+import { fileKey, walkFiles } from './walk.js';
+
+export interface FolderSourceOptions extends ItemOptions {
+  /** Document ids are file paths relative to this directory (default: the current directory). */
+  baseDir?: string | undefined;
+  /** Globs a file must match one of (a glob without `/` matches the file name at any depth). */
+  include?: readonly string[] | undefined;
+  /** Globs that leave a file out. */
+  exclude?: readonly string[] | undefined;
+  /** Hears about each file found in a directory and left out (an unsupported type). */
+  onIgnored?: ((ref: string, reason: string) => void) | undefined;
+}
+
+/**
+ * The files under `paths`, as items (iterate it as many times as needed: each walk reads the
+ * folder again). Synchronous on purpose: `kis.sync` reads such a source without a promise per
+ * item (see `walkFiles`).
+ */
+export interface FolderSource extends Iterable<SourceItem> {
+  /** The directory ids are relative to (absolute). */
+  readonly baseDir: string;
+  /**
+   * Whether a stored document id belongs to this source: under one of its directories, or one of
+   * its files (`kis.sync`'s `owns`). Give `idPrefix` to own a namespace instead.
+   */
+  owns(documentId: string): boolean;
+  /** True when a path is `baseDir` itself (or holds it): the source then owns every id. */
+  readonly ownsEverything: boolean;
+  /** How many items a walk yields (nothing is read): a progress total. */
+  count(): number;
+}
+
+export function folderSource(
+  paths: readonly string[],
+  options: FolderSourceOptions = {},
+): FolderSource {
+  const baseDir = resolve(options.baseDir ?? '.');
+  const roots = paths.map((p) => resolve(baseDir, p));
+  const filter = { include: options.include ?? [], exclude: options.exclude ?? [] };
+  const walk = () => walkFiles(roots, { baseDir, filter });
+  const ownership = ownershipOf(roots, baseDir, options.idPrefix);
+  return {
+    baseDir,
+    owns: ownership.owns,
+    ownsEverything: ownership.everything,
+    count() {
+      let total = 0;
+      for (const _ of walk()) total++;
+      return total;
+    },
+    *[Symbol.iterator]() {
+      for (const event of walk()) {
+        if (event.type === 'error') {
+          yield failing(event.ref, event.reason);
+          continue;
+        }
+        const entry = fileEntry(event.file, options);
+        if (entry.kind === 'item') yield entry.item;
+        else options.onIgnored?.(event.file.key, entry.reason);
+      }
+    },
+  };
+}
+
+/** The ids a folder source owns: its namespace if it has one, else its directories and files. */
+function ownershipOf(
+  roots: readonly string[],
+  baseDir: string,
+  idPrefix: string | undefined,
+): { owns: (id: string) => boolean; everything: boolean } {
+  if (idPrefix !== undefined) {
+    const prefix = normalizeDocumentId(idPrefix);
+    return { owns: (id) => id.startsWith(prefix), everything: prefix === '' };
+  }
+  const prefixes: string[] = [];
+  const exact = new Set<string>();
+  let everything = false;
+  for (const root of roots) {
+    const key = fileKey(baseDir, root);
+    if (isDirectory(root)) {
+      // a directory holding the base directory gets an absolute key, owning none of its ids
+      if (root === baseDir || baseDir.startsWith(`${root}${sep}`)) everything = true;
+      prefixes.push(normalizeDocumentId(`${key}/`));
+    } else exact.add(normalizeDocumentId(key));
+  }
+  if (everything) return { owns: () => true, everything };
+  return { owns: (id) => exact.has(id) || prefixes.some((p) => id.startsWith(p)), everything };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

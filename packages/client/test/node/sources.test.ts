@@ -1,0 +1,202 @@
+/**
+ * The folder and JSONL sources of `@kis/client/node`: ids known before reading, fingerprints,
+ * ownership, a bad file or line failing alone; and `kis.sync` over a folder end to end.
+ */
+import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { type Emulator, startEmulator } from '@kis/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKisClient, type IngestTools } from '../../src/index.js';
+import { folderSource, jsonlSource, openJournal, type SourceItem } from '../../src/node/index.js';
+import { writeTree } from './fixtures.js';
+
+const tools: IngestTools = {
+  imageFileId: async () => 'file-1',
+  signal: new AbortController().signal,
+};
+
+/** What a load gives: the document, or the reason it failed. */
+async function loaded(item: SourceItem): Promise<unknown> {
+  try {
+    return item.document ?? (await item.load?.(tools));
+  } catch (error) {
+    return { failed: (error as Error).message };
+  }
+}
+
+async function collect<T>(source: Iterable<T> | AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const x of source) all.push(x);
+  return all;
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kis-sources-'));
+  await writeTree(dir, {
+    'docs/a.md': '# A',
+    'docs/sub/b.txt': 'B',
+    'docs/bad.json': '{"x": ',
+    'docs/skip.bin': 'binary',
+    'notes/c.txt': 'C',
+    'export.jsonl': [
+      '{"id": "e1", "semantic_identifier": "E1", "sections": [{"text": "one"}]}',
+      '',
+      '[1, 2]',
+      '{"document": {"semantic_identifier": "E3", "sections": []}, "cc_pair_id": 7}',
+      '{"id": ',
+    ].join('\n'),
+  });
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('folderSource', () => {
+  it('yields each file with its id, ref and fingerprint before reading it', async () => {
+    const ignored: string[] = [];
+    const source = folderSource(['docs'], {
+      baseDir: dir,
+      onIgnored: (ref, reason) => ignored.push(`${ref}: ${reason}`),
+    });
+    const items = [...source];
+    expect(items.map((i) => [i.ref, i.id])).toEqual([
+      ['docs/a.md', 'docs/a.md'],
+      ['docs/bad.json', 'docs/bad.json'],
+      ['docs/sub/b.txt', 'docs/sub/b.txt'],
+    ]);
+    expect(ignored).toEqual(['docs/skip.bin: unsupported file type .bin']);
+    expect(items.every((i) => /^\d+:[\d.]+:file:\d+$/.test(i.fingerprint ?? ''))).toBe(true);
+    expect(source.count()).toBe(4); // the walk counts the ignored file too: nothing is read
+    const [a, bad] = await Promise.all(items.slice(0, 2).map(loaded));
+    expect(a).toMatchObject({
+      id: 'docs/a.md',
+      source: 'file',
+      semantic_identifier: 'a.md',
+      sections: [{ text: '# A' }],
+      metadata: { file_type: 'md', relative_path: 'docs/a.md' },
+    });
+    // a bad file fails alone, with the reason
+    expect(bad).toEqual({ failed: expect.stringMatching(/^invalid JSON at line 1, column 7/) });
+  });
+
+  it('owns the ids under its directories and its files, or its namespace', () => {
+    const source = folderSource(['docs', 'notes/c.txt'], { baseDir: dir });
+    expect(source.ownsEverything).toBe(false);
+    expect(source.owns('docs%2Fgone.md')).toBe(true);
+    expect(source.owns('notes%2Fc.txt')).toBe(true);
+    expect(source.owns('notes%2Fother.txt')).toBe(false);
+    expect(source.owns('elsewhere')).toBe(false);
+
+    const namespaced = folderSource(['docs'], { baseDir: dir, idPrefix: 'wiki/' });
+    expect([...namespaced][0]?.id).toBe('wiki/docs/a.md');
+    expect(namespaced.owns('wiki%2Fanything')).toBe(true);
+    expect(namespaced.owns('docs%2Fa.md')).toBe(false);
+
+    const whole = folderSource(['.'], { baseDir: dir });
+    expect(whole.ownsEverything).toBe(true);
+    expect(whole.owns('anything')).toBe(true);
+  });
+});
+
+describe('jsonlSource', () => {
+  it('reads documents and ingestion requests; a bad line fails alone, with its line', async () => {
+    const items = await collect(
+      jsonlSource(join(dir, 'export.jsonl'), { name: 'export.jsonl', source: 'web' }),
+    );
+    expect(items.map((i) => i.ref)).toEqual([
+      'export.jsonl:1',
+      'export.jsonl:3',
+      'export.jsonl:4',
+      'export.jsonl:5',
+    ]);
+    expect(items[0]?.document).toMatchObject({ id: 'e1', source: 'web' });
+    expect(await loaded(items[1] as SourceItem)).toEqual({
+      failed: expect.stringMatching(/^expected a JSON object .*, got an array$/),
+    });
+    expect(items[2]?.ccPairId).toBe(7);
+    expect(await loaded(items[3] as SourceItem)).toEqual({
+      failed: 'invalid JSON at column 8: expected a value',
+    });
+  });
+
+  it('reads a stream, puts ids under a namespace, and names a file it cannot read', async () => {
+    const stream = Readable.from(['{"semantic_identifier": "S", "sections": []}\n']);
+    const [item] = await collect(jsonlSource(stream, { idPrefix: 'crm/' }));
+    expect(item?.ref).toBe('stdin:1');
+    expect(item?.document?.id).toBe('crm/S');
+    const missing = await collect(jsonlSource(join(dir, 'missing.jsonl'), { name: 'missing' }));
+    expect(missing.map((i) => i.ref)).toEqual(['missing']);
+    expect(await loaded(missing[0] as SourceItem)).toEqual({
+      failed: 'cannot read: no such file or directory',
+    });
+  });
+});
+
+for (const profile of ['seed', 'deployed'] as const) {
+  describe(`kis.sync over a folder (${profile} profile)`, () => {
+    let emulator: Emulator;
+    beforeAll(async () => {
+      emulator = await startEmulator({ port: 0, dbPath: ':memory:', profile });
+    });
+    afterAll(async () => {
+      await emulator?.close();
+    });
+
+    it('sends only what changed on disk, prunes what was deleted, reads no unchanged file', async () => {
+      const root = await mkdtemp(join(tmpdir(), 'kis-folder-sync-'));
+      await writeTree(root, { 'kb/one.md': '1', 'kb/two.md': '2', 'kb/three.md': '3' });
+      const kis = createKisClient({
+        baseUrl: emulator.baseUrl,
+        apiKey: emulator.adminKey,
+        logLevel: 'off',
+      });
+      const { ccPairId } = await kis.setupConnector({
+        connector: {
+          name: `Folder ${profile}`,
+          source: 'file',
+          input_type: 'load_state',
+          access_type: 'public',
+          connector_specific_config: { file_locations: [] },
+        },
+      });
+      const journal = openJournal(join(root, 'journal.jsonl'), { fsync: false });
+      const sync = async () => {
+        const source = folderSource(['kb'], { baseDir: root });
+        const loads: string[] = [];
+        const items = [...source].map((item) => ({
+          ...item,
+          load: (t: IngestTools) => {
+            loads.push(item.ref);
+            return item.load!(t);
+          },
+        }));
+        const session = await kis.sync(items, {
+          ccPairId: ccPairId as number,
+          owns: source.owns,
+          prune: true,
+          journal,
+        });
+        const summary = await session.run().done();
+        return { plan: session.plan, summary, loads };
+      };
+      const first = await sync();
+      expect(first.summary).toMatchObject({ created: 3, failed: 0 });
+
+      await writeFile(join(root, 'kb/two.md'), '2, edited');
+      await unlink(join(root, 'kb/three.md'));
+      const second = await sync();
+      expect(second.plan.unchanged.map((e) => e.documentId)).toEqual(['kb%2Fone.md']);
+      expect(second.plan.update.map((e) => e.documentId)).toEqual(['kb%2Ftwo.md']);
+      expect(second.plan.delete.map((e) => e.documentId)).toEqual(['kb%2Fthree.md']);
+      expect(second.loads).toEqual(['kb/two.md']); // the unchanged file was never read
+      expect(second.summary).toMatchObject({ updated: 1, deleted: 1, failed: 0 });
+      const stored = await kis.ingestion.listConnectorDocuments(ccPairId as number);
+      expect(stored.map((d) => d.document_id).sort()).toEqual(['kb%2Fone.md', 'kb%2Ftwo.md']);
+      journal.close();
+      await rm(root, { recursive: true, force: true });
+    });
+  });
+}
