@@ -190,7 +190,16 @@ async function syncPass(pass: Pass): Promise<ExitCodeValue> {
     progress.stop();
     const elapsedMs = Date.now() - started;
     out.result(
-      { summary: { ...summary, ingest: undefined, elapsed_ms: elapsedMs } },
+      {
+        summary: {
+          ...summary,
+          ingest: undefined,
+          // sends beyond one per document: retries, and hedges of slow answers
+          retried: summary.ingest?.retried ?? 0,
+          hedged: summary.ingest?.hedged ?? 0,
+          elapsed_ms: elapsedMs,
+        },
+      },
       summaryLines(summary, elapsedMs),
     );
     if (failures.length > 0 && !out.mode.json) {
