@@ -1,3 +1,4 @@
+import './wasm-tiering.js';
 import { run } from './internal/program.js';
 
 const code = await run(process.argv.slice(2));
