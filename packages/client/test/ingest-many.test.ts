@@ -314,4 +314,43 @@ describe('journal (resume)', () => {
     writeFileSync(damaged, '{"kis":"ingest-journal","v":1}\nnot json\n{"id":"x","hash":"y"}\n');
     expect(() => openJournal(damaged)).toThrow(/damaged.jsonl:2: not valid JSON/);
   });
+
+  it('reads back what it recorded, escaped ids included, the last line of an id winning', () => {
+    const path = tmp('reread.jsonl');
+    const j = openJournal(path);
+    const at = '2026-01-01T00:00:00.000Z';
+    j.record({
+      id: 'docs%2Fa.md',
+      hash: 'h1',
+      status: 'created',
+      ccPairId: 2,
+      at,
+      fingerprint: 'f1',
+    });
+    j.record({
+      id: 'say "hi"\\',
+      hash: 'h2',
+      status: 'created',
+      ccPairId: null,
+      at,
+      fingerprint: 'f"2',
+    });
+    j.record({ id: 'docs%2Fa.md', hash: 'h3', status: 'updated', ccPairId: 2, at });
+    j.record({ id: 'né', hash: 'h4', status: 'created', ccPairId: 7, at, fingerprint: 'f4' });
+    j.recordUpload({ sha256: 's', fileId: 'file-1', name: 'a.png' });
+    j.close();
+    // lines written by hand, as another version might: keys in another order, extra keys
+    appendFileSync(path, `{"hash":"h5","id":"x","status":"created","fp":"f5","extra":1}\n`);
+    const again = openJournal(path);
+    expect(again.size).toBe(4);
+    expect([again.hashOf('docs%2Fa.md'), again.fingerprintOf('docs%2Fa.md')]).toEqual([
+      'h3',
+      undefined,
+    ]);
+    expect([again.hashOf('say "hi"\\'), again.fingerprintOf('say "hi"\\')]).toEqual(['h2', 'f"2']);
+    expect([again.hashOf('né'), again.fingerprintOf('né')]).toEqual(['h4', 'f4']);
+    expect([again.hashOf('x'), again.fingerprintOf('x')]).toEqual(['h5', 'f5']);
+    expect(again.uploadOf('s')).toBe('file-1');
+    again.close();
+  });
 });
