@@ -213,10 +213,11 @@ export async function planSync(
     const documentId = idOf(item, ccPairId);
     if (documentId === undefined) {
       unknown.push({ documentId: '', ref: ref ?? `item ${order}` });
-      entries.push({ documentId: '', ref, item, order, unchanged: false });
+      entries.push({ documentId: '', ref, item, order, document: undefined, unchanged: false });
     } else {
       seen.add(documentId);
-      entries.push({ documentId, ref, item, order, unchanged: false });
+      // every field set at once: one object shape for the thousands of entries of a folder
+      entries.push({ documentId, ref, item, order, document: undefined, unchanged: false });
     }
   };
   try {

@@ -53,15 +53,35 @@ export function fileEntry(file: FoundFile, options: ItemOptions): FileEntry {
       : { kind: 'ignored', reason };
   }
   // the id is known before the file is read: `kis.sync` plans with it
-  const id = `${options.idPrefix ?? ''}${file.key}`;
-  const item: SourceItem = {
-    ref: file.key,
-    id,
-    load: (tools) => fileDocument(file, id, tools, options),
+  return {
+    kind: 'item',
+    item: new FileItem(file, `${options.idPrefix ?? ''}${file.key}`, options),
   };
-  const fingerprint = fileFingerprint(file.path, options.source);
-  if (fingerprint !== undefined) item.fingerprint = fingerprint;
-  return { kind: 'item', item };
+}
+
+/**
+ * A file as an item: read and extracted when the run loads it. One object per file, its `load` a
+ * method rather than a closure: a sync holds every item of the source while it plans, and a
+ * folder has thousands of them.
+ */
+class FileItem implements SourceItem {
+  readonly ref: string;
+  readonly id: string;
+  readonly fingerprint: string | undefined;
+  readonly #path: string;
+  readonly #options: ItemOptions;
+
+  constructor(file: FoundFile, id: string, options: ItemOptions) {
+    this.ref = file.key;
+    this.id = id;
+    this.fingerprint = fileFingerprint(file.path, options.source);
+    this.#path = file.path;
+    this.#options = options;
+  }
+
+  load(tools: IngestTools): Promise<IngestionDocumentInput> {
+    return fileDocument(this.#path, this.ref, this.id, tools, this.#options);
+  }
 }
 
 /**
@@ -86,17 +106,18 @@ const EXTRACTION_VERSION = 1;
 
 /** Reads and extracts one file (uploading it when it is an image) into its document. */
 async function fileDocument(
-  file: FoundFile,
+  path: string,
+  key: string,
   id: string,
   tools: IngestTools,
   options: ItemOptions,
 ): Promise<IngestionDocumentInput> {
-  const extracted = await extractFile(file.path);
-  const name = basename(file.path);
+  const extracted = await extractFile(path);
+  const name = basename(path);
   const base = {
     id,
     source: options.source ?? 'file',
-    metadata: { file_type: extracted.fileType, relative_path: file.key },
+    metadata: { file_type: extracted.fileType, relative_path: key },
     ...(extracted.modified ? { doc_updated_at: extracted.modified.toISOString() } : {}),
   };
   if (extracted.kind === 'image') {
