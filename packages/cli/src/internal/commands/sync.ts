@@ -100,13 +100,19 @@ function readableId(id: string): string {
 function printPlan(out: Output, plan: SyncPlan, options: SyncCommandOptions): void {
   const perDocument = out.mode.json || out.mode.verbose;
   if (perDocument) {
+    // a line per document of the source (thousands): each built only in the form printed
+    const json = out.mode.json;
     out.batch(() => {
       for (const action of ['create', 'update', 'unchanged', 'delete'] as const) {
-        for (const e of plan[action]) {
-          out.result(
-            { plan: action, document_id: e.documentId, ...(e.ref ? { ref: e.ref } : {}) },
-            `${action.padEnd(9)} ${e.ref ?? readableId(e.documentId)}`,
-          );
+        const label = action.padEnd(9);
+        for (const { documentId, ref } of plan[action]) {
+          if (json) {
+            out.result(
+              ref
+                ? { plan: action, document_id: documentId, ref }
+                : { plan: action, document_id: documentId },
+            );
+          } else out.human(`${label} ${ref ?? readableId(documentId)}`);
         }
       }
     });
