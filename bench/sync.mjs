@@ -1,7 +1,8 @@
 // `pnpm bench:sync`: `kis sync` with its default flags (plus --prune) on a 10,000-file folder
 // against the emulator: a first sync, a second after 1% of the files changed, 0.5% deleted and
 // 0.5% added, and a sync with no change, timed against walking and hashing the same files in a
-// plain Node process. Prints the figures and writes bench/results/sync.json; never fails on time.
+// plain Node process, each split into what it costs before its first file and per file. Prints
+// the figures and writes bench/results/sync.json; never fails on time.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -38,27 +39,86 @@ function kis(args, env) {
     });
     child.on('error', reject);
     child.on('close', (code) => {
-      const lines = out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const lines = out
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       resolve({ code, ms: performance.now() - started, lines, err });
     });
   });
 }
 
+/** Runs a Node script; resolves with its wall time and the in-process time it prints (ms). */
+function node(args) {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: work,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({ code, ms: performance.now() - started, inner: Number(out.trim()) }),
+    );
+  });
+}
+
 /** Walking and hashing the folder in a plain Node process: the floor a sync is judged against. */
 function walkAndHash() {
-  const script = `
+  return node([
+    '-e',
+    `
     const { readdirSync, readFileSync } = require('node:fs');
     const { createHash } = require('node:crypto');
     const { join } = require('node:path');
+    const started = performance.now();
     let n = 0;
     const walk = (dir) => { for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p); else { createHash('sha256').update(readFileSync(p)).digest('hex'); n++; } } };
     walk(${JSON.stringify(docs)});
-    if (n === 0) process.exit(1);`;
+    if (n === 0) process.exit(1);
+    console.log(performance.now() - started);`,
+  ]);
+}
+
+/**
+ * The same no-change sync through the client alone (`kis.sync` over `folderSource`, with the
+ * CLI's journal), timed inside its process from the client's creation to the run's end: the
+ * engine without the command line's start-up.
+ */
+function engineSync(baseUrl, pair) {
+  return node([
+    '--input-type=module',
+    '-e',
+    `
+    import { readdirSync } from 'node:fs';
+    import { createKisClient } from ${JSON.stringify(import.meta.resolve('@kis/client'))};
+    import { folderSource, openJournal } from ${JSON.stringify(import.meta.resolve('@kis/client/node'))};
+    const started = performance.now();
+    const kis = createKisClient({ baseUrl: ${JSON.stringify(baseUrl)}, apiKey: ${JSON.stringify(KEY)} });
+    const name = readdirSync('.kis/sync').find((f) => f.endsWith('-pair-${pair}.jsonl'));
+    const journal = openJournal('.kis/sync/' + name);
+    const source = folderSource(['docs']);
+    const session = await kis.sync(source, { ccPairId: ${pair}, owns: source.owns, journal, prune: true });
+    const summary = await session.run().done();
+    journal.close();
+    if (summary.unchanged !== ${FILES}) process.exit(1);
+    console.log(performance.now() - started);
+    process.exit(0);`,
+  ]);
+}
+
+/** An empty Node process: what the baseline costs before its first file. */
+function nodeAlone() {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, ms: performance.now() - started }));
   });
@@ -71,10 +131,20 @@ const count = (lines, action, status) =>
 const emulator = await startEmulator({ adminKey: KEY, dbPath: ':memory:' });
 try {
   const env = { KIS_BASE_URL: emulator.baseUrl, KIS_API_KEY: KEY };
-  for (let d = 0; d < 100; d++) mkdirSync(join(docs, `d${String(d).padStart(2, '0')}`), { recursive: true });
+  for (let d = 0; d < 100; d++)
+    mkdirSync(join(docs, `d${String(d).padStart(2, '0')}`), { recursive: true });
   for (let i = 0; i < FILES; i++) write(i);
   const created = await kis(
-    ['connector', 'create', '--name', 'bench', '--source', 'file', '--config', '{"file_locations": []}'],
+    [
+      'connector',
+      'create',
+      '--name',
+      'bench',
+      '--source',
+      'file',
+      '--config',
+      '{"file_locations": []}',
+    ],
     env,
   );
   const pair = String(created.lines[0].cc_pair_id);
@@ -85,7 +155,9 @@ try {
   let before = ingestionRequests();
   const first = await sync();
   const firstSent = ingestionRequests() - before;
-  console.log(`first sync: ${round(first.ms / 1000)} s, ${firstSent} ingestion requests, exit ${first.code}`);
+  console.log(
+    `first sync: ${round(first.ms / 1000)} s, ${firstSent} ingestion requests, exit ${first.code}`,
+  );
 
   // 1% changed, 0.5% deleted, 0.5% added
   const changed = FILES / 100;
@@ -102,7 +174,9 @@ try {
     `second sync: ${round(second.ms / 1000)} s, ${secondSent} ingestion requests for ${changed} changed + ${removed} added (target exactly ${expectedSends}), ${deletes} deletions for ${removed} deleted, exit ${second.code}`,
   );
 
-  const stored = new Set(emulator.state.documents({ limit: -1 }).map((d) => decodeURIComponent(d.id)));
+  const stored = new Set(
+    emulator.state.documents({ limit: -1 }).map((d) => decodeURIComponent(d.id)),
+  );
   const expectedIds = new Set();
   for (let i = 0; i < FILES + removed; i++) {
     const deleted = i < FILES && i % 97 === 13 && (i - 13) / 97 < removed;
@@ -111,18 +185,66 @@ try {
   const missing = [...expectedIds].filter((id) => !stored.has(id)).length;
   const extra = [...stored].filter((id) => !expectedIds.has(id)).length;
 
+  // The same sync of a one-file folder (its own pair): what a `kis sync` costs before its first
+  // file (Node, modules, the HTTP client, the listing), against an empty Node process.
+  mkdirSync(join(work, 'one'));
+  writeFileSync(join(work, 'one', 'a.md'), '# A\n');
+  const onePair = String(
+    (
+      await kis(
+        [
+          'connector',
+          'create',
+          '--name',
+          'one',
+          '--source',
+          'file',
+          '--config',
+          '{"file_locations": []}',
+        ],
+        env,
+      )
+    ).lines[0].cc_pair_id,
+  );
+  const syncOne = () => kis(['sync', 'one', '--cc-pair', onePair, '--prune'], env);
+  await syncOne();
+
   const runs = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     before = ingestionRequests();
     const s = await sync();
+    const sent = ingestionRequests() - before;
     const base = await walkAndHash();
-    runs.push({ sync_ms: s.ms, sent: ingestionRequests() - before, walk_hash_ms: base.ms, exit: s.code });
+    const one = await syncOne();
+    const empty = await nodeAlone();
+    const engine = await engineSync(emulator.baseUrl, pair);
+    runs.push({
+      sync_ms: s.ms,
+      sent,
+      walk_hash_ms: base.ms,
+      walk_hash_inner_ms: base.inner,
+      engine_inner_ms: engine.code === 0 ? engine.inner : Number.NaN,
+      one_ms: one.ms,
+      node_ms: empty.ms,
+      exit: s.code,
+    });
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const syncMs = median(runs.map((r) => r.sync_ms));
   const baseMs = median(runs.map((r) => r.walk_hash_ms));
+  const oneMs = median(runs.map((r) => r.one_ms));
+  const nodeMs = median(runs.map((r) => r.node_ms));
+  const engineMs = median(runs.map((r) => r.engine_inner_ms));
+  const baseInnerMs = median(runs.map((r) => r.walk_hash_inner_ms));
+  const perFile = (ms, fixed) => round(((ms - fixed) * 1000) / FILES, 1);
   console.log(
     `no-change sync: ${round(syncMs / 1000)} s vs ${round(baseMs / 1000)} s to walk and hash in Node → ${round(syncMs / baseMs)}× (target ≤ 1.5), ${runs.map((r) => r.sent).join('/')} ingestion requests`,
+  );
+  console.log(
+    `  before the first file: ${round(oneMs / 1000)} s for kis sync (a one-file folder) vs ${round(nodeMs / 1000)} s for an empty Node process; per file: ${perFile(syncMs, oneMs)} µs vs ${perFile(baseMs, nodeMs)} µs`,
+  );
+  console.log(
+    `  inside the process: kis.sync ${round(engineMs / 1000)} s vs ${round(baseInnerMs / 1000)} s to walk and hash → ${round(engineMs / baseInnerMs)}×`,
   );
   console.log(`pair equals the folder: ${missing} missing, ${extra} extra`);
 
@@ -136,7 +258,11 @@ try {
         cpus: cpus().length,
         date: new Date().toISOString(),
         files: FILES,
-        first: { seconds: round(first.ms / 1000), ingestion_requests: firstSent, exit_code: first.code },
+        first: {
+          seconds: round(first.ms / 1000),
+          ingestion_requests: firstSent,
+          exit_code: first.code,
+        },
         second: {
           changed,
           deleted: removed,
@@ -152,11 +278,28 @@ try {
           runs: runs.map((r) => ({
             sync_seconds: round(r.sync_ms / 1000),
             walk_and_hash_seconds: round(r.walk_hash_ms / 1000),
+            one_file_sync_seconds: round(r.one_ms / 1000),
+            empty_node_seconds: round(r.node_ms / 1000),
+            kis_sync_inside_seconds: round(r.engine_inner_ms / 1000),
+            walk_and_hash_inside_seconds: round(r.walk_hash_inner_ms / 1000),
             ingestion_requests: r.sent,
           })),
           median_sync_seconds: round(syncMs / 1000),
           median_walk_and_hash_seconds: round(baseMs / 1000),
           ratio: round(syncMs / baseMs),
+          before_first_file: {
+            one_file_sync_seconds: round(oneMs / 1000),
+            empty_node_seconds: round(nodeMs / 1000),
+          },
+          per_file_microseconds: {
+            sync: perFile(syncMs, oneMs),
+            walk_and_hash: perFile(baseMs, nodeMs),
+          },
+          inside_the_process: {
+            kis_sync_seconds: round(engineMs / 1000),
+            walk_and_hash_seconds: round(baseInnerMs / 1000),
+            ratio: round(engineMs / baseInnerMs),
+          },
         },
         pair_vs_folder: { missing, extra },
       },
