@@ -4,6 +4,7 @@
  */
 import { normalizeDocumentId } from '@kis/spec/rules';
 import type { KisClient } from '../../client.js';
+import type { IngestItem } from '../../ingest.js';
 import { contentHash, type IngestJournal } from '../../journal.js';
 import type { SyncItem, SyncOptions, SyncPlan, SyncPlanEntry } from '../../sync.js';
 import type { IngestionDocumentInput } from '../../types.js';
@@ -18,6 +19,8 @@ export interface PlannedItem extends SyncPlanEntry {
   order: number;
   /** The document, when the plan had to build it (kept so the run does not build it again). */
   document?: IngestionDocumentInput | undefined;
+  /** The item's fingerprint, if it has one (read once, when the item is added). */
+  fingerprint: string | undefined;
   /** Proven unchanged by the journal. */
   unchanged: boolean;
 }
@@ -28,20 +31,26 @@ export interface Planned {
   toSend: PlannedItem[];
 }
 
-/** The stored id of an item, when it can be known without building the document. */
-function idOf(item: SyncItem, ccPairId: number): string | undefined {
+/** The stored id of a document, or undefined when it is not a valid one (the run says why). */
+function storedIdOf(document: IngestionDocumentInput, ccPairId: number): string | undefined {
   try {
-    if (isItem(item)) {
-      const { id } = item as { id?: unknown };
-      if (typeof id === 'string' && id !== '') return normalizeDocumentId(id);
-      return item.document
-        ? prepareIngestion(item.document, ccPairId, false).documentId
-        : undefined;
-    }
-    return prepareIngestion(item, ccPairId, false).documentId;
+    return prepareIngestion(document, ccPairId, false).documentId;
   } catch {
     return undefined;
   }
+}
+
+/** The stored id of an item, when it can be known without building its document. */
+function itemIdOf(item: IngestItem & { id?: unknown }, ccPairId: number): string | undefined {
+  const { id } = item;
+  if (typeof id === 'string' && id !== '') {
+    try {
+      return normalizeDocumentId(id);
+    } catch {
+      return undefined;
+    }
+  }
+  return item.document ? storedIdOf(item.document, ccPairId) : undefined;
 }
 
 /**
@@ -127,9 +136,6 @@ const turn = (): Promise<void> =>
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 
-const fingerprintOf = (item: SyncItem): string | undefined =>
-  isItem(item) ? item.fingerprint : undefined;
-
 /** An entry the fingerprint did not prove unchanged yet, with the journal's answer if asked. */
 interface ToRead {
   entry: PlannedItem;
@@ -153,15 +159,18 @@ async function proveUnchanged(
   let i = 0;
   for (; i < existing.length; i++) {
     const entry = existing[i] as PlannedItem;
-    const fingerprint = fingerprintOf(entry.item);
+    const { fingerprint } = entry;
     if (fingerprint === undefined || !journal.fingerprintOf) {
       toRead.push({ entry, asked: true });
       continue;
     }
     const recorded = journal.fingerprintOf(entry.documentId);
-    if (recorded === fingerprint) entry.unchanged = true;
-    else toRead.push({ entry, asked: true, recorded });
-    if (isThenable(recorded)) {
+    if (recorded === fingerprint) {
+      entry.unchanged = true;
+      continue;
+    }
+    toRead.push({ entry, asked: true, recorded });
+    if (typeof recorded !== 'string' && isThenable(recorded)) {
       i++;
       break; // an asynchronous journal: the others are asked below, a few at a time
     }
@@ -175,7 +184,7 @@ async function proveUnchanged(
   );
   const signal = options.signal ?? new AbortController().signal;
   await eachLimited(toRead, options.planConcurrency ?? 8, async ({ entry, asked, recorded }) => {
-    const fingerprint = fingerprintOf(entry.item);
+    const { fingerprint } = entry;
     if (fingerprint !== undefined && journal.fingerprintOf) {
       const known = asked ? recorded : journal.fingerprintOf(entry.documentId);
       if ((await known) === fingerprint) {
@@ -209,16 +218,26 @@ export async function planSync(
   const seen = new Set<string>();
   const add = (item: SyncItem) => {
     const order = entries.length;
-    const ref = isItem(item) ? item.ref : undefined;
-    const documentId = idOf(item, ccPairId);
-    if (documentId === undefined) {
-      unknown.push({ documentId: '', ref: ref ?? `item ${order}` });
-      entries.push({ documentId: '', ref, item, order, document: undefined, unchanged: false });
-    } else {
-      seen.add(documentId);
-      // every field set at once: one object shape for the thousands of entries of a folder
-      entries.push({ documentId, ref, item, order, document: undefined, unchanged: false });
-    }
+    let ref: string | undefined;
+    let fingerprint: string | undefined;
+    let documentId: string | undefined;
+    if (isItem(item)) {
+      ({ ref, fingerprint } = item);
+      documentId = itemIdOf(item, ccPairId);
+    } else documentId = storedIdOf(item, ccPairId);
+    documentId ??= '';
+    if (documentId === '') unknown.push({ documentId, ref: ref ?? `item ${order}` });
+    else seen.add(documentId);
+    // every field set at once: one object shape for the thousands of entries of a folder
+    entries.push({
+      documentId,
+      ref,
+      item,
+      order,
+      document: undefined,
+      fingerprint,
+      unchanged: false,
+    });
   };
   try {
     if (typeof (source as AsyncIterable<SyncItem>)[Symbol.asyncIterator] === 'function') {

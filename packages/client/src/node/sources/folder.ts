@@ -92,7 +92,13 @@ function ownershipOf(
     } else exact.add(normalizeDocumentId(key));
   }
   if (everything) return { owns: () => true, everything };
-  return { owns: (id) => exact.has(id) || prefixes.some((p) => id.startsWith(p)), everything };
+  // asked for every id of the pair's listing: a loop, not a closure per call
+  const owns = (id: string): boolean => {
+    if (exact.has(id)) return true;
+    for (const prefix of prefixes) if (id.startsWith(prefix)) return true;
+    return false;
+  };
+  return { owns, everything };
 }
 
 function isDirectory(path: string): boolean {

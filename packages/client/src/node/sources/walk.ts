@@ -102,6 +102,7 @@ export function* walkFiles(
   // A path was covered by an earlier walk when it lies in a walked directory and no part of it
   // below that directory is hidden (hidden entries are skipped by walks).
   const covered = (path: string) =>
+    walkedDirs.length > 0 &&
     walkedDirs.some(
       (dir) =>
         isInside(dir, path) &&
