@@ -98,7 +98,8 @@ export class FileJournal implements IngestJournal {
       if (line === '') continue;
       const record = RECORD.exec(line);
       if (record !== null) {
-        const [, id, hash, fp] = record as unknown as [string, string, string, string | undefined];
+        // groups 1 and 2 take part in every match: the defaults only satisfy the types
+        const [, id = '', hash = '', fp] = record;
         this.acked.set(id, hash);
         if (fp === undefined) this.fingerprints.delete(id);
         else this.fingerprints.set(id, fp);
