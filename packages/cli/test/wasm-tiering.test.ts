@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt } from './helpers/cli.js';
+import { assertBuilt, collect } from './helpers/cli.js';
 
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
 const MODULE = new URL('../dist/wasm-tiering.js', import.meta.url).href;
@@ -39,21 +39,14 @@ describe('the binary keeps undici on the baseline WebAssembly tier', () => {
   });
 
   it("hears of the client's first connection, then stops listening", async () => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', SCRIPT(baseUrl)], {
-      cwd: PACKAGE,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
-    const [code] = await once(child, 'close');
-    expect(err).toBe('');
+    const { code, stdout, stderr } = await collect(
+      spawn(process.execPath, ['--input-type=module', '-e', SCRIPT(baseUrl)], {
+        cwd: PACKAGE,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+    expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(JSON.parse(out)).toEqual({ before: true, after: false, listed: [] });
+    expect(JSON.parse(stdout)).toEqual({ before: true, after: false, listed: [] });
   });
 });
