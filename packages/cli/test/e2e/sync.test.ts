@@ -188,6 +188,33 @@ describe('kis sync', () => {
     await writeFile(join(work, 'export.jsonl'), `${line('2', 'two')}\n`);
     expect((await run(args)).code).toBe(0);
     expect(stored()).toEqual(['crm/2', 'other/x.txt']);
+    const empty = await run([...args.slice(0, 4), '--namespace', '']);
+    expect([empty.code, empty.stderr.trim()]).toEqual([
+      2,
+      'error: --namespace: expected a non-empty prefix',
+    ]);
+  });
+
+  it('without --prune, JSONL and the base directory sync and own nothing', async () => {
+    const doc = JSON.stringify({
+      id: 'e1',
+      semantic_identifier: 'E1',
+      sections: [{ text: 'x' }],
+      metadata: {},
+    });
+    await writeFile(join(work, 'export.jsonl'), `${doc}\n`);
+    const jsonl = await run(['sync', 'export.jsonl', '--cc-pair', String(pair)]);
+    expect([jsonl.code, jsonl.stderr]).toEqual([0, expect.not.stringContaining('error')]);
+    expect(jsonl.stdout).toContain(
+      '1 to create, 0 to update, 0 unchanged, 0 to delete (of 0 owned)',
+    );
+    // other/x.txt came from kis ingest: this sync's journal cannot prove it unchanged
+    const base = await run(['sync', '.', '--cc-pair', String(pair)]);
+    expect(base.code).toBe(0);
+    expect(base.stdout).toContain(
+      '3 to create, 1 to update, 0 unchanged, 0 to delete (of 0 owned)',
+    );
+    expect(stored()).toEqual(['docs/a.md', 'docs/b.txt', 'docs/sub/c.md', 'e1', 'other/x.txt']);
   });
 
   it('--watch syncs each change as it settles: an edit, a deletion, a rename; Ctrl-C ends it', async () => {

@@ -70,6 +70,7 @@ function ownership(
   folder: FolderSource | undefined,
   options: SyncCommandOptions,
 ): readonly string[] | ((id: string) => boolean) {
+  if (options.namespace === '') throw new UsageError('--namespace: expected a non-empty prefix');
   if (options.namespace !== undefined) return [options.namespace];
   const needNamespace = (why: string) =>
     new UsageError(`sync --prune: ${why}; give --namespace PREFIX (the ids this sync owns)`);
@@ -78,10 +79,13 @@ function ownership(
   }
   if (folder?.ownsEverything) {
     if (options.prune) throw needNamespace('the base directory owns every id');
-    return []; // reported without --prune, nothing is owned: other sources' documents stay unlisted
+    return ownsNothing; // without --prune: other sources' documents are not reported as gone
   }
-  return folder ? (id) => folder.owns(id) : [];
+  return folder ? folder.owns : ownsNothing;
 }
+
+/** What a sync owns with no --namespace and only JSONL input, or the base directory as PATH. */
+const ownsNothing = (): boolean => false;
 
 /** The default journal: `.kis/sync/<base URL>-pair-<id>.jsonl`, one per server and pair. */
 function defaultJournal(baseUrl: string, ccPair: number): string {
