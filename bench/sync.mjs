@@ -116,12 +116,7 @@ function engineSync(baseUrl, pair) {
 
 /** An empty Node process: what the baseline costs before its first file. */
 function nodeAlone() {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, ms: performance.now() - started }));
-  });
+  return node(['-e', '0']);
 }
 
 const round = (n, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
