@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { createKisClient, type KisClient, type Logger, type LogLevel } from '@kis/client';
 import { UsageError } from './errors.js';
@@ -247,13 +247,14 @@ export class Context {
 }
 
 let version: string | undefined;
-/** The version of @kis/cli, from its package.json (two levels above dist/internal/). */
+/**
+ * The version of @kis/cli, from its package.json, found by the package's own name: the module
+ * runs from dist/internal/ (tsc) or from a chunk of the binary's bundle (scripts/bundle.mjs).
+ */
 export function cliVersion(): string {
   if (version === undefined) {
     try {
-      const pkg = JSON.parse(
-        readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-      ) as { version?: unknown };
+      const pkg = createRequire(import.meta.url)('@kis/cli/package.json') as { version?: unknown };
       version = typeof pkg.version === 'string' ? pkg.version : '0.0.0';
     } catch {
       version = '0.0.0';
