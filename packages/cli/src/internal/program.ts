@@ -693,7 +693,7 @@ function addEmulatorFlags(program: Command, flags: readonly EmulatorFlag[]): voi
  * the list of commands (help, no command, an unknown one, anything not read with certainty).
  * Loading @kis/emulator (a server, SQLite, the spec's validators) costs about 80 ms of start-up,
  * which the other commands should not pay. False only when the first operand, after global
- * options this program knows, names another command.
+ * options this program knows, names another command, or when `--version` comes first.
  */
 function mayNeedEmulatorFlags(program: Command, argv: readonly string[]): boolean {
   for (let i = 0; i < argv.length; i++) {
@@ -703,6 +703,7 @@ function mayNeedEmulatorFlags(program: Command, argv: readonly string[]): boolea
       const option = program.options.find((o) => o.long === flag || o.short === flag);
       // unknown (help, combined short flags…) or an optional value: not read with certainty
       if (option === undefined || option.optional) return true;
+      if (option.long === '--version') return false; // prints the version and stops there
       if (option.required && inline === undefined) i++;
       continue;
     }

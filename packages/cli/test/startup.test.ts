@@ -1,0 +1,52 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, kis } from './helpers/cli.js';
+
+// Which packages the binary imports by name (those left outside its bundle), logged by a
+// module resolution hook that the child process registers first.
+describe('the binary loads @kis/emulator only for the commands that need its flags', () => {
+  let dir = '';
+  let log = '';
+  let options: { env: Record<string, string> };
+  beforeAll(async () => {
+    assertBuilt();
+    dir = await mkdtemp(join(tmpdir(), 'kis-startup-'));
+    log = join(dir, 'imports.log');
+    const hooks = join(dir, 'hooks.mjs');
+    await writeFile(
+      hooks,
+      `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  if (/^[@a-z]/.test(specifier) && !specifier.startsWith('node:')) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');
+  return next(specifier, context);
+}`,
+    );
+    const register = join(dir, 'register.mjs');
+    await writeFile(
+      register,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    );
+    options = { env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}` } };
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const importsOf = async (args: string[]) => {
+    await rm(log, { force: true });
+    const result = await kis(args, options);
+    expect(result.code, result.stderr).toBe(0);
+    return (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  };
+
+  it('kis --version does not load it', async () => {
+    expect(await importsOf(['--version'])).not.toContain('@kis/emulator');
+  });
+
+  it('kis emulator --help does', async () => {
+    expect(await importsOf(['emulator', '--help'])).toContain('@kis/emulator');
+  });
+});
