@@ -353,4 +353,42 @@ describe('journal (resume)', () => {
     expect(again.uploadOf('s')).toBe('file-1');
     again.close();
   });
+
+  it('reads the fields of an ASCII journal from its lines', () => {
+    const path = tmp('ascii.jsonl');
+    const j = openJournal(path);
+    const at = '2026-01-01T00:00:00.000Z';
+    j.record({
+      id: 'a',
+      hash: 'h1',
+      status: 'created',
+      ccPairId: 1,
+      at,
+      fingerprint: '9:1.5:file:1',
+    });
+    j.record({ id: 'b', hash: 'h2', status: 'created', ccPairId: null, at });
+    j.record({
+      id: 'a',
+      hash: 'h3',
+      status: 'updated',
+      ccPairId: 1,
+      at,
+      fingerprint: '9:2:file:1',
+    });
+    j.close();
+    const again = openJournal(path);
+    expect(again.size).toBe(2);
+    expect([again.hashOf('a'), again.fingerprintOf('a'), again.has('a', 'h3')]).toEqual([
+      'h3',
+      '9:2:file:1',
+      true,
+    ]);
+    expect([again.hashOf('b'), again.fingerprintOf('b'), again.has('b', 'h')]).toEqual([
+      'h2',
+      undefined,
+      false,
+    ]);
+    expect([again.hashOf('c'), again.fingerprintOf('c')]).toEqual([undefined, undefined]);
+    again.close();
+  });
 });
