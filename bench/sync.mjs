@@ -14,6 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KIS = join(root, 'packages/cli/bin/kis.js');
 const KEY = 'kis-bench-sync-admin-key-0123456789';
 const FILES = 10_000;
+/** Rounds of the no-change timings, of which the medians are taken (the machine's noise is ±10–30%). */
+const ROUNDS = 9;
 const work = mkdtempSync(join(tmpdir(), 'kis-bench-sync-'));
 const docs = join(work, 'docs');
 
@@ -21,10 +23,14 @@ const pathOf = (i) => join(docs, `d${String(i % 100).padStart(2, '0')}`, `note-$
 const write = (i, tag = '') =>
   writeFileSync(pathOf(i), `# Note ${i}\n\nBody of note ${i}${tag}. ${'Some text. '.repeat(20)}\n`);
 
-function kis(args, env) {
+/**
+ * Runs `kis` (with `--json` unless `json` is false: the timed no-change syncs use the default
+ * output, as people run it); resolves with its exit code, wall time and JSON lines.
+ */
+function kis(args, env, { json = true } = {}) {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [KIS, '--json', ...args], {
+    const child = spawn(process.execPath, [KIS, ...(json ? ['--json'] : []), ...args], {
       cwd: work,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,11 +45,13 @@ function kis(args, env) {
     });
     child.on('error', reject);
     child.on('close', (code) => {
-      const lines = out
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l));
+      const lines = json
+        ? out
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l))
+        : [];
       resolve({ code, ms: performance.now() - started, lines, err });
     });
   });
@@ -143,7 +151,7 @@ try {
     env,
   );
   const pair = String(created.lines[0].cc_pair_id);
-  const sync = () => kis(['sync', 'docs', '--cc-pair', pair, '--prune'], env);
+  const sync = (options) => kis(['sync', 'docs', '--cc-pair', pair, '--prune'], env, options);
   const ingestionRequests = () => emulator.stats().ingestion.requests;
   console.log(`kis sync of ${FILES} files (${cpus().length} CPU(s), Node ${process.version})`);
 
@@ -201,16 +209,16 @@ try {
       )
     ).lines[0].cc_pair_id,
   );
-  const syncOne = () => kis(['sync', 'one', '--cc-pair', onePair, '--prune'], env);
+  const syncOne = (options) => kis(['sync', 'one', '--cc-pair', onePair, '--prune'], env, options);
   await syncOne();
 
   const runs = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < ROUNDS; i++) {
     before = ingestionRequests();
-    const s = await sync();
+    const s = await sync({ json: false });
     const sent = ingestionRequests() - before;
     const base = await walkAndHash();
-    const one = await syncOne();
+    const one = await syncOne({ json: false });
     const empty = await nodeAlone();
     const engine = await engineSync(emulator.baseUrl, pair);
     runs.push({
@@ -278,6 +286,7 @@ try {
             kis_sync_inside_seconds: round(r.engine_inner_ms / 1000),
             walk_and_hash_inside_seconds: round(r.walk_hash_inner_ms / 1000),
             ingestion_requests: r.sent,
+            exit_code: r.exit,
           })),
           median_sync_seconds: round(syncMs / 1000),
           median_walk_and_hash_seconds: round(baseMs / 1000),
