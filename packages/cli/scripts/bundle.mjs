@@ -1,11 +1,11 @@
 // Bundles the `kis` binary (dist/bin.js, compiled by tsc, and what it imports) into dist/bundle/
 // with esbuild: a command then loads a few files instead of about a hundred modules, which took
-// ~60 ms of every command's start (README, "Start-up"). The workspace's code and what every
+// 30-40 ms of every command's start (README.md, "Start-up"). The workspace's code and what every
 // command runs on (commander, the client's HTTP stack) are bundled; the packages a command loads
 // on demand stay outside and are resolved at run time from this package's `dependencies`.
 // dist/index.js (the `run` export for programs) stays tsc's output. Not minified, without source
 // maps: stack traces keep the functions' names, and each module is marked with its source path.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,10 @@ const client = readJson(
   createRequire(join(root, 'package.json')).resolve('@kis/client/package.json'),
 );
 
-/** Dependencies bundled into the binary; every other dependency is loaded from node_modules. */
+/**
+ * This package's dependencies bundled into the binary (with the client's own dependencies, which
+ * are not this package's); every other one is loaded from node_modules.
+ */
 const BUNDLED = new Set(['@kis/client', '@kis/spec', 'commander']);
 const external = Object.keys(cli.dependencies).filter((name) => !BUNDLED.has(name));
 
@@ -38,6 +41,8 @@ for (const name of external) {
   }
 }
 
+// chunk names carry a content hash: last build's chunks would stay behind and be published
+rmSync(join(root, 'dist/bundle'), { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
   entryPoints: ['dist/bin.js'],
