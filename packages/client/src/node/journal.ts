@@ -33,8 +33,9 @@ const HEADER = { kis: 'ingest-journal', v: 1 } as const;
  */
 const RECORD =
   /^\{"id":"[^"\\]*","hash":"[^"\\]*","status":"[a-z]+",(?:"ccPairId":(?:\d+|null),)?"at":"[^"\\]*"(?:,"fp":"[^"\\]*")?\}$/;
-/** Where the hash of a `RECORD` line starts: after `{"id":"`, the id and `","hash":"`. */
-const HASH_AFTER_ID = 17;
+/** Where the id of a `RECORD` line starts, and its hash: after the id and `","hash":"`. */
+const ID_AT = '{"id":"'.length;
+const HASH_AFTER_ID = ID_AT + '","hash":"'.length;
 const FP_FIELD = ',"fp":"';
 
 /**
@@ -110,7 +111,7 @@ export class FileJournal implements IngestJournal {
       const line = lines[i] as string;
       if (line === '') continue;
       if (RECORD.test(line)) {
-        this.acked.set(line.slice(7, line.indexOf('"', 7)), line);
+        this.acked.set(line.slice(ID_AT, line.indexOf('"', ID_AT)), line);
         continue;
       }
       let entry: Partial<JournalEntry> & { upload?: unknown; fileId?: unknown };
