@@ -20,7 +20,7 @@ describe('the binary loads @kis/emulator only for the commands that need its fla
       hooks,
       `import { appendFileSync } from 'node:fs';
 export async function resolve(specifier, context, next) {
-  if (/^[@a-z]/.test(specifier) && !specifier.startsWith('node:')) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');
+  if (/^[@a-z]/.test(specifier) && !/^[a-z]+:/.test(specifier)) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');
   return next(specifier, context);
 }`,
     );
