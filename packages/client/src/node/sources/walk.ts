@@ -75,7 +75,7 @@ function isOutside(rel: string): boolean {
 }
 
 function isInside(dir: string, path: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  return path === dir || path.startsWith(withSep(dir));
 }
 
 /**
