@@ -5,6 +5,10 @@ import { fsReason, oneLine } from './fs-reason.js';
 import { failing, type ItemOptions, lineItem, type SourceItem } from './items.js';
 import { parseJsonText } from './json-text.js';
 
+/** A stream's lines, whether they end with LF or CRLF. */
+const linesOf = (input: Readable) =>
+  createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+
 export type JsonlLine = { line: number; value: unknown } | { line: number; error: string };
 
 /**
@@ -12,9 +16,8 @@ export type JsonlLine = { line: number; value: unknown } | { line: number; error
  * (with its column). Reading errors of the stream itself are thrown.
  */
 export async function* readJsonl(input: Readable): AsyncGenerator<JsonlLine> {
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let line = 0;
-  for await (const raw of lines) {
+  for await (const raw of linesOf(input)) {
     line++;
     const text = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
     if (text.trim() === '') continue;
@@ -34,11 +37,7 @@ export function openJsonlFile(path: string): Readable {
 /** Counts the non-blank lines of a JSONL file (for progress totals) without keeping them. */
 export async function countJsonlLines(path: string): Promise<number> {
   let count = 0;
-  const lines = createInterface({
-    input: openJsonlFile(path),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  for await (const raw of lines) if (raw.trim() !== '') count++;
+  for await (const raw of linesOf(openJsonlFile(path))) if (raw.trim() !== '') count++;
   return count;
 }
 
