@@ -5,7 +5,6 @@
  *
  * Format: `{"kis":"apply-secrets","v":1,"salt":"…","credentials":{"3":{"jira_api_token":"…"}}}`.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SecretRecords } from '../declarative.js';
@@ -41,7 +40,7 @@ export class FileSecretRecords implements SecretRecords {
     this.content = read(path) ?? {
       kis: 'apply-secrets',
       v: 1,
-      salt: randomBytes(16).toString('hex'),
+      salt: Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex'),
       credentials: {},
     };
   }

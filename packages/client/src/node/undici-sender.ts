@@ -7,9 +7,10 @@
  * blobs are encoded as `fetch` encodes them, and the signal aborts the request at any point, body
  * included. Time-outs are the transport's: it aborts through that signal.
  */
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { promisify } from 'node:util';
-import zlib from 'node:zlib';
+import type zlibModule from 'node:zlib';
 // undici, pinned to 7.30.x: the HTTP/1.1 engine under Node's own fetch, kept by Node's team; 7.x runs on Node 20 (8.x needs Node 22)
 import type { buildConnector, Dispatcher } from 'undici';
 import {
@@ -72,23 +73,35 @@ const OWN_HEADERS = [
 // Answers are decoded here, not by undici's decompress interceptor (experimental in 7.x, with a
 // process warning): that one leaves error answers encoded, knows only zlib-wrapped deflate and
 // fails a body cut short of its trailer, where fetch reads raw deflate and decodes what is there.
-const ZLIB = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
-const BROTLI = {
-  flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-  finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
-};
-const gunzip = promisify<zlib.InputType, zlib.ZlibOptions, Buffer>(zlib.gunzip);
-const inflate = promisify<zlib.InputType, zlib.ZlibOptions, Buffer>(zlib.inflate);
-const inflateRaw = promisify<zlib.InputType, zlib.ZlibOptions, Buffer>(zlib.inflateRaw);
-const brotli = promisify<zlib.InputType, zlib.BrotliOptions, Buffer>(zlib.brotliDecompress);
+type Decoders = Record<string, (b: Buffer) => Promise<Buffer>>;
+let decoders: Decoders | undefined;
 
-const DECODERS: Record<string, (b: Buffer) => Promise<Buffer>> = {
-  gzip: (b) => gunzip(b, ZLIB),
-  'x-gzip': (b) => gunzip(b, ZLIB),
-  br: (b) => brotli(b, BROTLI),
-  // fetch accepts zlib-wrapped and raw deflate alike
-  deflate: (b) => inflate(b, ZLIB).catch(() => inflateRaw(b, ZLIB)),
-};
+/** The decoders by content coding, made on the first encoded answer (node:zlib loads then). */
+function decodersOf(): Decoders {
+  if (decoders !== undefined) return decoders;
+  const zlib = createRequire(import.meta.url)('node:zlib') as typeof zlibModule;
+  const ZLIB = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  const BROTLI = {
+    flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+    finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+  };
+  const gunzip = promisify<zlibModule.InputType, zlibModule.ZlibOptions, Buffer>(zlib.gunzip);
+  const inflate = promisify<zlibModule.InputType, zlibModule.ZlibOptions, Buffer>(zlib.inflate);
+  const inflateRaw = promisify<zlibModule.InputType, zlibModule.ZlibOptions, Buffer>(
+    zlib.inflateRaw,
+  );
+  const brotli = promisify<zlibModule.InputType, zlibModule.BrotliOptions, Buffer>(
+    zlib.brotliDecompress,
+  );
+  decoders = {
+    gzip: (b) => gunzip(b, ZLIB),
+    'x-gzip': (b) => gunzip(b, ZLIB),
+    br: (b) => brotli(b, BROTLI),
+    // fetch accepts zlib-wrapped and raw deflate alike
+    deflate: (b) => inflate(b, ZLIB).catch(() => inflateRaw(b, ZLIB)),
+  };
+  return decoders;
+}
 
 /** Response headers as undici parses them: lower-case names, repeated ones in an array. */
 type RawHeaders = Record<string, string | string[] | undefined>;
@@ -412,14 +425,15 @@ export function createUndiciSender(options: UndiciSenderOptions = {}): Sender {
   async function decode(coding: string, body: Buffer): Promise<Buffer> {
     // applied in the order listed, so undone last to first; as fetch does, a body with a coding
     // it does not know is left as it came
-    const decoders = [];
+    const known = decodersOf();
+    const steps = [];
     for (const c of coding.toLowerCase().split(',').reverse()) {
-      const decoder = DECODERS[c.trim()];
+      const decoder = known[c.trim()];
       if (decoder === undefined) return body;
-      decoders.push(decoder);
+      steps.push(decoder);
     }
     let out = body;
-    for (const decoder of decoders) out = await decoder(out);
+    for (const decoder of steps) out = await decoder(out);
     return out;
   }
 
