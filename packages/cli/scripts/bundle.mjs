@@ -41,6 +41,28 @@ for (const name of external) {
   }
 }
 
+/**
+ * undici's HTTP/2 client loads `node:http2` (and with it `node:tls`), ~5 ms, in every command that
+ * sends a request, though only a dispatcher made with `allowH2` uses it and kis makes none. Here
+ * that import fails, and undici takes the fallback it has for runtimes without `node:http2`. Only
+ * undici's client-h2 module is affected (a test checks that a request loads neither module).
+ */
+let http2LeftOut = false;
+const withoutHttp2 = {
+  name: 'without-http2',
+  setup(b) {
+    b.onResolve({ filter: /^node:http2$/ }, ({ importer }) => {
+      if (!/[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(importer)) return undefined;
+      http2LeftOut = true;
+      return { path: 'node:http2', namespace: 'without-http2' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'without-http2' }, () => ({
+      contents: "throw new Error('node:http2 is left out of the kis binary');",
+      loader: 'js',
+    }));
+  },
+};
+
 // chunk names carry a content hash: last build's chunks would stay behind and be published
 rmSync(join(root, 'dist/bundle'), { recursive: true, force: true });
 const result = await build({
@@ -58,9 +80,12 @@ const result = await build({
   banner: {
     js: "import { createRequire as __kisCreateRequire } from 'node:module'; const require = __kisCreateRequire(import.meta.url);",
   },
+  plugins: [withoutHttp2],
   metafile: true,
   logLevel: 'warning',
 });
+
+if (!http2LeftOut) fail("undici's client-h2.js no longer imports node:http2; review withoutHttp2");
 
 // Every import left outside must be a Node built-in or a dependency declared here. `node:`
 // names count even when this Node lacks them (undici's SQLite cache names `node:sqlite`).
