@@ -1,6 +1,8 @@
-// The background indexing worker: every `intervalMs` it moves a bounded batch of queued documents
-// to `indexed` in one transaction. Batches are small so a tick never holds the event loop long,
-// and the timer is unref'd so it never keeps a process alive on its own.
+// The background indexing worker: while documents are queued, every `intervalMs` it moves a
+// bounded batch of them to `indexed` in one transaction. Batches are small so a tick never holds
+// the event loop long, and the timer is unref'd so it never keeps a process alive on its own.
+// With nothing queued it sleeps (no timer) until the store queues a document: an idle emulator
+// spends no CPU.
 import type { Store } from './store.js';
 
 export interface IndexerOptions {
@@ -19,6 +21,8 @@ export interface IndexerControl {
   /** Restarts the worker after `pause()`. */
   resume(): void;
   readonly paused: boolean;
+  /** True when nothing was left to index: the worker waits, without a timer, for a document. */
+  readonly sleeping: boolean;
   /** Runs one batch now; returns how many documents were indexed. */
   runOnce(): number;
   /** Indexes every queued document now; returns how many were indexed. */
@@ -45,6 +49,7 @@ export class Indexer implements IndexerControl {
       throw new RangeError('indexer batchSize must be a positive integer');
     }
     this.isPaused = options.paused ?? false;
+    store.onQueued(() => this.start());
     if (!this.isPaused) this.start();
   }
 
@@ -52,18 +57,26 @@ export class Indexer implements IndexerControl {
     return this.isPaused;
   }
 
+  get sleeping(): boolean {
+    return this.timer === undefined && !this.isPaused && !this.stopped;
+  }
+
   private start(): void {
-    if (this.timer !== undefined || this.stopped) return;
+    if (this.timer !== undefined || this.stopped || this.isPaused) return;
     this.timer = setInterval(() => {
-      this.runOnce();
+      if (this.runOnce() === 0) this.sleep();
     }, this.intervalMs);
     this.timer.unref();
   }
 
-  pause(): void {
-    this.isPaused = true;
+  private sleep(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  pause(): void {
+    this.isPaused = true;
+    this.sleep();
   }
 
   resume(): void {

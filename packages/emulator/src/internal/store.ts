@@ -508,6 +508,7 @@ export class Store {
   private readonly upsertBatchTx: (items: PendingUpsert[], now: string) => UpsertResult[];
   private pending: PendingUpsert[] = [];
   private flushScheduled = false;
+  private queuedListener: (() => void) | undefined;
   private readonly indexTx: (limit: number, now: string) => number;
 
   constructor(options: StoreOptions) {
@@ -1203,7 +1204,14 @@ export class Store {
    * re-post of the same content (only `doc_updated_at` may differ) keeps its indexing state.
    */
   upsertDocument(doc: DocumentWrite, pairId: number): UpsertResult {
-    return this.upsertTx(doc, pairId, this.nowIso());
+    const result = this.upsertTx(doc, pairId, this.nowIso());
+    if (result.requeued) this.queuedListener?.();
+    return result;
+  }
+
+  /** Calls `listener` after each commit that queued documents for indexing (the indexer's wake-up). */
+  onQueued(listener: () => void): void {
+    this.queuedListener = listener;
   }
 
   /**
@@ -1237,15 +1245,20 @@ export class Store {
     try {
       results = this.upsertBatchTx(items, now);
     } catch {
+      let queued = false;
       for (const item of items) {
         try {
-          item.resolve(this.upsertTx(item.doc, item.pairId, now));
+          const result = this.upsertTx(item.doc, item.pairId, now);
+          queued ||= result.requeued;
+          item.resolve(result);
         } catch (error) {
           item.reject(error);
         }
       }
+      if (queued) this.queuedListener?.();
       return;
     }
+    if (results.some((r) => r.requeued)) this.queuedListener?.();
     items.forEach((item, i) => {
       item.resolve(results[i]!);
     });
