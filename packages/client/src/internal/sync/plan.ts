@@ -83,7 +83,7 @@ export function deleteLimit(maxDelete: SyncOptions['maxDelete'], owned: number):
 }
 
 /** Runs `fn` over `items`, at most `limit` at once. */
-async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>) {
+async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>) {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await fn(items[next++] as T);
@@ -136,64 +136,131 @@ const turn = (): Promise<void> =>
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 
-/** An entry the fingerprint did not prove unchanged yet, with the journal's answer if asked. */
-interface ToRead {
-  entry: PlannedItem;
-  asked: boolean;
-  recorded?: unknown;
-}
-
 /**
- * Marks the entries the journal proves unchanged. A matching fingerprint proves it without
- * reading the item (README, "Sync"): a journal that answers at once is asked in one pass, without
- * a promise per item. The others are read and hashed, and an asynchronous journal asked,
- * `planConcurrency` at a time.
+ * Marks the entries the journal proves unchanged, among those on the server that reading the
+ * source did not prove (a journal that answers at once was asked then). An asynchronous journal
+ * is asked for their fingerprints, and the others are read and hashed, `planConcurrency` at a
+ * time.
  */
 async function proveUnchanged(
-  existing: readonly PlannedItem[],
+  unproven: readonly PlannedItem[],
   ccPairId: number,
   journal: IngestJournal,
+  read: SourceEntries,
   options: SyncOptions,
 ): Promise<void> {
-  const toRead: ToRead[] = [];
-  let i = 0;
-  for (; i < existing.length; i++) {
-    const entry = existing[i] as PlannedItem;
-    const { fingerprint } = entry;
-    if (fingerprint === undefined || !journal.fingerprintOf) {
-      toRead.push({ entry, asked: true });
-      continue;
-    }
-    const recorded = journal.fingerprintOf(entry.documentId);
-    if (recorded === fingerprint) {
-      entry.unchanged = true;
-      continue;
-    }
-    toRead.push({ entry, asked: true, recorded });
-    if (typeof recorded !== 'string' && isThenable(recorded)) {
-      i++;
-      break; // an asynchronous journal: the others are asked below, a few at a time
-    }
-  }
-  for (; i < existing.length; i++) toRead.push({ entry: existing[i] as PlannedItem, asked: false });
-  if (toRead.length === 0) return;
+  const { fingerprintsAsked, pending } = read;
   const uploads = new RunUploads(
     () => Promise.reject(new Error('no upload in a plan')),
     journal,
     true,
   );
   const signal = options.signal ?? new AbortController().signal;
-  await eachLimited(toRead, options.planConcurrency ?? 8, async ({ entry, asked, recorded }) => {
+  await eachLimited(unproven, options.planConcurrency ?? 8, async (entry) => {
     const { fingerprint } = entry;
-    if (fingerprint !== undefined && journal.fingerprintOf) {
-      const known = asked ? recorded : journal.fingerprintOf(entry.documentId);
-      if ((await known) === fingerprint) {
+    if (!fingerprintsAsked && fingerprint !== undefined && journal.fingerprintOf) {
+      const recorded =
+        entry === pending?.entry ? pending.recorded : journal.fingerprintOf(entry.documentId);
+      if ((await recorded) === fingerprint) {
         entry.unchanged = true;
         return;
       }
     }
     if (await provenByContent(entry, ccPairId, journal, uploads, signal)) entry.unchanged = true;
   });
+}
+
+/** The entries of a source, in its order, and those of its items whose id cannot be known. */
+interface SourceEntries {
+  entries: PlannedItem[];
+  unknown: SyncPlanEntry[];
+  /** The ids of the entries. */
+  seen: Set<string>;
+  /** Whether the journal answered each fingerprint at once while the source was read. */
+  fingerprintsAsked: boolean;
+  /** The first answer of an asynchronous journal, for the entry it was asked for. */
+  pending: PendingFingerprint | undefined;
+}
+
+interface PendingFingerprint {
+  entry: PlannedItem;
+  recorded: PromiseLike<string | undefined>;
+}
+
+/**
+ * Reads the source into entries. A journal that answers at once is asked for each item's
+ * fingerprint meanwhile (README, "Sync"): an unchanged item then costs no second pass. Stops
+ * early when `stop()` turns true (the listing failed).
+ */
+async function readSource(
+  source: Iterable<SyncItem> | AsyncIterable<SyncItem>,
+  ccPairId: number,
+  journal: IngestJournal | undefined,
+  stop: () => boolean,
+): Promise<SourceEntries> {
+  const entries: PlannedItem[] = [];
+  const unknown: SyncPlanEntry[] = [];
+  const seen = new Set<string>();
+  let fingerprintOf = journal?.fingerprintOf?.bind(journal);
+  let pending: PendingFingerprint | undefined;
+  const add = (item: SyncItem) => {
+    const order = entries.length;
+    let ref: string | undefined;
+    let fingerprint: string | undefined;
+    let documentId: string | undefined;
+    if (isItem(item)) {
+      ({ ref, fingerprint } = item);
+      documentId = itemIdOf(item, ccPairId);
+    } else documentId = storedIdOf(item, ccPairId);
+    documentId ??= '';
+    let unchanged = false;
+    let later: PromiseLike<string | undefined> | undefined;
+    if (documentId === '') unknown.push({ documentId, ref: ref ?? `item ${order}` });
+    else {
+      seen.add(documentId);
+      if (fingerprint !== undefined && fingerprintOf !== undefined) {
+        const recorded = fingerprintOf(documentId);
+        if (typeof recorded === 'string' || recorded === undefined) {
+          unchanged = recorded === fingerprint;
+        } else later = recorded;
+      }
+    }
+    // every field set at once: one object shape for the thousands of entries of a folder
+    const entry: PlannedItem = {
+      documentId,
+      ref,
+      item,
+      order,
+      document: undefined,
+      fingerprint,
+      unchanged,
+    };
+    entries.push(entry);
+    if (later !== undefined) {
+      // an asynchronous journal: this answer is awaited, the others asked, after the listing (a
+      // failure is thrown there, if this entry is on the server at all)
+      later.then(undefined, () => {});
+      pending = { entry, recorded: later };
+      fingerprintOf = undefined;
+    }
+  };
+  if (typeof (source as AsyncIterable<SyncItem>)[Symbol.asyncIterator] === 'function') {
+    for await (const item of source) {
+      if (stop()) break;
+      add(item);
+    }
+  } else {
+    // read without a promise per item (a folder walk: thousands of them), with a turn of the
+    // event loop now and then so that the listing asked for meanwhile is sent and answered; an
+    // item given as a promise is awaited, as `for await` would
+    let read = 0;
+    for (const item of source as Iterable<SyncItem>) {
+      if (++read % TURN_EVERY === 0) await turn();
+      if (stop()) break;
+      add(isThenable(item) ? ((await item) as SyncItem) : item);
+    }
+  }
+  return { entries, unknown, seen, fingerprintsAsked: fingerprintOf !== undefined, pending };
 }
 
 export async function planSync(
@@ -213,73 +280,48 @@ export async function planSync(
   listed.then(undefined, () => {
     listingFailed = true; // thrown by the `await listed` below
   });
-  const entries: PlannedItem[] = [];
-  const unknown: SyncPlanEntry[] = [];
-  const seen = new Set<string>();
-  const add = (item: SyncItem) => {
-    const order = entries.length;
-    let ref: string | undefined;
-    let fingerprint: string | undefined;
-    let documentId: string | undefined;
-    if (isItem(item)) {
-      ({ ref, fingerprint } = item);
-      documentId = itemIdOf(item, ccPairId);
-    } else documentId = storedIdOf(item, ccPairId);
-    documentId ??= '';
-    if (documentId === '') unknown.push({ documentId, ref: ref ?? `item ${order}` });
-    else seen.add(documentId);
-    // every field set at once: one object shape for the thousands of entries of a folder
-    entries.push({
-      documentId,
-      ref,
-      item,
-      order,
-      document: undefined,
-      fingerprint,
-      unchanged: false,
-    });
-  };
+  let read: SourceEntries;
   try {
-    if (typeof (source as AsyncIterable<SyncItem>)[Symbol.asyncIterator] === 'function') {
-      for await (const item of source) {
-        if (listingFailed) break;
-        add(item);
-      }
-    } else {
-      // read without a promise per item (a folder walk: thousands of them), with a turn of the
-      // event loop now and then so that the listing asked for above is sent and answered
-      // meanwhile; an item given as a promise is awaited, as `for await` would
-      let read = 0;
-      for (const item of source as Iterable<SyncItem>) {
-        if (++read % TURN_EVERY === 0) await turn();
-        if (listingFailed) break;
-        add(isThenable(item) ? ((await item) as SyncItem) : item);
-      }
-    }
+    read = await readSource(source, ccPairId, journal, () => listingFailed);
   } catch (error) {
     await listed; // its failure first, as when the listing came before the source
     throw error;
   }
+  const { entries, unknown, seen } = read;
   const listing = await listed;
-  const onServer = new Set(listing.map((d) => d.document_id));
+  const onServer = new Set<string>();
+  for (const d of listing) onServer.add(d.document_id);
   const create: PlannedItem[] = [];
-  const existing = entries.filter((e) => e.documentId !== '' && onServer.has(e.documentId));
-  if (journal !== undefined) await proveUnchanged(existing, ccPairId, journal, options);
-  const update: PlannedItem[] = [];
-  const unchanged: PlannedItem[] = [];
+  let unchanged: PlannedItem[] = [];
+  const unproven: PlannedItem[] = [];
   for (const e of entries) {
     if (e.documentId === '' || !onServer.has(e.documentId)) create.push(e);
     else if (e.unchanged) unchanged.push(e);
-    else update.push(e);
+    else unproven.push(e);
   }
-  const ownedIds = listing.map((d) => d.document_id).filter(owns);
-  const toDelete = ownedIds.filter((id) => !seen.has(id)).map((documentId) => ({ documentId }));
+  let update = unproven;
+  if (journal !== undefined && unproven.length > 0) {
+    await proveUnchanged(unproven, ccPairId, journal, read, options);
+    update = unproven.filter((e) => !e.unchanged);
+    if (update.length < unproven.length) {
+      unchanged = [...unchanged, ...unproven.filter((e) => e.unchanged)].sort(
+        (a, b) => a.order - b.order,
+      );
+    }
+  }
+  let owned = 0;
+  const toDelete: SyncPlanEntry[] = [];
+  for (const { document_id: id } of listing) {
+    if (!owns(id)) continue;
+    owned++;
+    if (!seen.has(id)) toDelete.push({ documentId: id });
+  }
   let refused: string | undefined;
   let pruneBlocked: string | undefined;
   if (options.prune) {
-    const limit = deleteLimit(options.maxDelete, ownedIds.length);
+    const limit = deleteLimit(options.maxDelete, owned);
     if (toDelete.length > limit && options.force !== true) {
-      refused = `the prune would delete ${toDelete.length} of the ${ownedIds.length} documents this source owns, more than the limit of ${limit} (maxDelete ${options.maxDelete ?? '50%'}); check the source (an empty or unmounted folder?), or force it`;
+      refused = `the prune would delete ${toDelete.length} of the ${owned} documents this source owns, more than the limit of ${limit} (maxDelete ${options.maxDelete ?? '50%'}); check the source (an empty or unmounted folder?), or force it`;
     } else if (unknown.length > 0) {
       pruneBlocked = `${unknown.length} item(s) of the source have no known id (${unknown[0]?.ref}…): nothing is deleted, as they may be among the owned documents`;
     }
@@ -293,10 +335,10 @@ export async function planSync(
       unchanged: unchanged.map(entry),
       delete: toDelete,
       unknown,
-      owned: ownedIds.length,
+      owned,
       refused,
       pruneBlocked,
     },
-    toSend: [...create, ...update].sort((a, b) => a.order - b.order),
+    toSend: update.length === 0 ? create : [...create, ...update].sort((a, b) => a.order - b.order),
   };
 }
