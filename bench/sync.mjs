@@ -15,7 +15,7 @@ const KIS = join(root, 'packages/cli/bin/kis.js');
 const KEY = 'kis-bench-sync-admin-key-0123456789';
 const FILES = 10_000;
 /** Rounds of the no-change timings, of which the medians are taken (the machine's noise is ±10–30%). */
-const ROUNDS = 9;
+const ROUNDS = 15;
 const work = mkdtempSync(join(tmpdir(), 'kis-bench-sync-'));
 const docs = join(work, 'docs');
 
