@@ -7,15 +7,22 @@ import { DEFAULT_CC_PAIR_ID } from '@kis/spec/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, emulator, envFor, kis } from './helpers/cli.js';
 
+// A directory for the modules each child process imports first, and what they write.
+let dir = '';
+beforeAll(async () => {
+  assertBuilt();
+  dir = await mkdtemp(join(tmpdir(), 'kis-startup-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
 // Which packages the binary imports by name (those left outside its bundle), logged by a
 // module resolution hook that the child process registers first.
 describe('the binary loads @kis/emulator only for the commands that need its flags', () => {
-  let dir = '';
   let log = '';
   let options: { env: Record<string, string> };
   beforeAll(async () => {
-    assertBuilt();
-    dir = await mkdtemp(join(tmpdir(), 'kis-startup-'));
     log = join(dir, 'imports.log');
     const hooks = join(dir, 'hooks.mjs');
     await writeFile(
@@ -32,9 +39,6 @@ export async function resolve(specifier, context, next) {
       `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
     );
     options = { env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}` } };
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
   });
 
   const importsOf = async (args: string[]) => {
@@ -56,13 +60,10 @@ export async function resolve(specifier, context, next) {
 // Node's own modules are listed by `process.moduleLoadList`, written at exit by a module that the
 // child process imports first.
 describe('the binary sends requests without loading node:http2', () => {
-  let dir = '';
   let log = '';
   let emu: Emulator;
   let env: Record<string, string> = {};
   beforeAll(async () => {
-    assertBuilt();
-    dir = await mkdtemp(join(tmpdir(), 'kis-startup-'));
     log = join(dir, 'builtins.log');
     const listing = join(dir, 'list-builtins.mjs');
     await writeFile(
@@ -76,7 +77,6 @@ process.on('exit', () => writeFileSync(${JSON.stringify(log)}, process.moduleLoa
   });
   afterAll(async () => {
     await emu?.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('kis sync of a one-file folder: sent, and neither node:http2 nor node:tls loaded', async () => {
