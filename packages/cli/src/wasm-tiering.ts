@@ -7,8 +7,8 @@
  *
  * The flags are set when the first connection is about to open (undici's diagnostics channel),
  * before the parser is compiled: any change of V8's flags makes Node compile the built-in
- * modules it loads afterwards without their code cache, and by then undici has loaded its own
- * (TLS, HTTP/2, …).
+ * modules it loads afterwards without their code cache, and by then undici has loaded the
+ * ones it needs (net, http, streams, …).
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { setFlagsFromString } from 'node:v8';
