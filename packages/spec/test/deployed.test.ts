@@ -2,11 +2,10 @@
 // their routes and bodies, the x-kis- extensions the toolkit reads, and the shapes of their
 // answers. Expected values are written out from what deployed servers do.
 import { readFileSync } from 'node:fs';
+import { isDateTime, isMaskedValue, MASK_EXEMPT_KEYS, ROLES, ROUTE_VARIANTS } from '@kis/rules';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isDateTime } from '../formats/index.js';
-import { isMaskedValue, MASK_EXEMPT_KEYS, ROLES, ROUTE_VARIANTS } from '../src/rules/index.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the test walks an arbitrary JSON document
 type Json = Record<string, any>;

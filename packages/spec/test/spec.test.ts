@@ -1,10 +1,10 @@
 // Checks the bundled document against the seed (the service's guide), table by table,
 // and validates the seed's example payloads (and broken variants) with the bundled schemas.
 import { readFileSync } from 'node:fs';
+import { DATE_TIME_PATTERN, isDateTime, toRfc3339 } from '@kis/rules';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DATE_TIME_PATTERN, isDateTime, toRfc3339 } from '../formats/index.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the test walks an arbitrary JSON document
 type Json = Record<string, any>;
@@ -57,7 +57,7 @@ function validate(schemaName: string, value: unknown) {
 beforeAll(() => {
   ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
-  // date-time as deployed servers read it (@kis/spec/formats), as the client and emulator do
+  // date-time as deployed servers read it (@kis/rules), as the client and emulator do
   ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
   ajv.addSchema(spec, 'spec');
 });
@@ -342,7 +342,7 @@ describe('payloads', () => {
   });
 });
 
-describe('@kis/spec/formats', () => {
+describe('@kis/rules', () => {
   it('reads a date-time without an offset as UTC and writes RFC 3339', () => {
     expect(toRfc3339('2026-11-22T17:25:02.123456')).toBe('2026-11-22T17:25:02.123456Z');
     expect(toRfc3339('2026-11-22')).toBe('2026-11-22T00:00:00Z');

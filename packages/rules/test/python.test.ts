@@ -1,7 +1,7 @@
 // Python's str() of JSON values, as deployed servers turn metadata values into text. Expected
 // values are what CPython 3 prints for the same value read with json.loads.
 import { describe, expect, it } from 'vitest';
-import { pyStr } from '../src/rules/python.js';
+import { pyStr } from '../src/python.js';
 
 describe('pyStr', () => {
   it.each([

@@ -1,4 +1,4 @@
-// Table tests of the rule book (@kis/spec/rules). Every expected value is written out here from
+// Table tests of the rule book (@kis/rules). Every expected value is written out here from
 // what deployed servers do (docs/deployed-servers.md), never computed by the code under test.
 import { describe, expect, it } from 'vitest';
 import {
@@ -26,7 +26,7 @@ import {
   SOURCES_WITHOUT_CREDENTIAL,
   storedDocumentId,
   validationMessage,
-} from '../src/rules/index.js';
+} from '../src/index.js';
 
 describe('document ids', () => {
   it.each([

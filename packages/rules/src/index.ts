@@ -1,6 +1,6 @@
 /**
- * `@kis/spec/rules`: the rules of the service that a schema cannot say, written once beside the
- * OpenAPI document and read by the client, the emulator, the CLI and the apps
+ * `@kis/rules`: the rules of the service that a schema cannot say, written once beside the
+ * OpenAPI document (packages/spec) and read by the client, the emulator, the CLI and the apps
  * (docs/deployed-servers.md explains each). Browser-safe: no Node built-ins.
  */
 
@@ -28,6 +28,7 @@ export {
   type FileKindInfo,
   fileKindOf,
 } from './file-kinds.js';
+export { DATE_TIME_PATTERN, isDateTime, toRfc3339 } from './formats.js';
 export {
   ANSWERS,
   type Answer,

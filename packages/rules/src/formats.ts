@@ -12,11 +12,11 @@
  * The shape of an accepted date-time (no calendar check: see `isDateTime`). Its groups: year,
  * month, day, hour, minute, second, fraction, zone, offset sign, offset hours, offset minutes.
  */
-export const DATE_TIME_PATTERN =
+export const DATE_TIME_PATTERN: RegExp =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
 
 /** True when `value` is a date-time deployed servers accept, calendar included (no 30 February). */
-export function isDateTime(value) {
+export function isDateTime(value: string): boolean {
   const m = DATE_TIME_PATTERN.exec(value);
   if (m === null) return false;
   const [, y, mo, d, h = '00', mi = '00', s = '00', , , , oh = '00', om = '00'] = m;
@@ -42,7 +42,7 @@ export function isDateTime(value) {
  * `±HH:MM`): a value without an offset is read as UTC, a bare date as midnight UTC. Anything else
  * is returned as it is.
  */
-export function toRfc3339(value) {
+export function toRfc3339(value: string): string {
   const m = DATE_TIME_PATTERN.exec(value);
   if (m === null) return value;
   const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone, sign, oh, om = '00'] = m;
