@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createKisClient } from '@kis/client';
 import { startEmulator } from '@kis/emulator';
-import { DEFAULT_PROFILE, PROFILES } from '@kis/spec/rules';
+import { DEFAULT_PROFILE, PROFILES } from '@kis/rules';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -1,4 +1,4 @@
-import { PROFILES } from '@kis/spec/rules';
+import { PROFILES } from '@kis/rules';
 import { defineConfig } from 'vitest/config';
 
 // Three projects: `mock` (the client and the connector-setup app against a Prism mock of the

@@ -3,7 +3,7 @@
  *   1. create an issue-tracker (jira) connector per project key and keep each returned id;
  *   2. list the credentials and pick the one whose `source` matches the connector
  *      (sources that need none, such as `file` and `web`, use the default empty credential 0:
- *      `SOURCES_WITHOUT_CREDENTIAL` and `needsCredential` of `@kis/spec/rules` say which);
+ *      `SOURCES_WITHOUT_CREDENTIAL` and `needsCredential` of `@kis/rules` say which);
  *   3. associate the credential with each connector, which makes it fully created.
  *
  * Configuration, by environment:

@@ -3,13 +3,13 @@
 // defaults, selects, lists, exclusive choices as radio groups, and a JSON view for anything else.
 // Errors from the client's check (ConfigValidationError) are shown at the field they name.
 import type { ClientValidationIssue } from '@kis/client';
-import table from '@kis/spec/connector-fields.json';
 import type {
   ConnectorFieldsTable,
   ConnectorField as Field,
   ConnectorFieldGroup as Group,
   SourceFields as SourceEntry,
-} from '@kis/spec/rules';
+} from '@kis/rules';
+import table from '@kis/spec/connector-fields.json';
 import { element } from './dom.js';
 
 const SOURCES = (table as ConnectorFieldsTable).sources;

@@ -1,5 +1,5 @@
 // Turns dropped or chosen files into ingestion documents, in the browser. Which files it reads is
-// the rule book's (`FILE_KINDS` of `@kis/spec/rules`, the kinds marked `browser`):
+// the rule book's (`FILE_KINDS` of `@kis/rules`, the kinds marked `browser`):
 // - text (.txt, .md…): one text section; a Markdown file's first `# heading` becomes the title.
 // - HTML: parsed with DOMParser; the <title> becomes the title, the visible text (no scripts,
 //   styles or templates) the section.
@@ -9,7 +9,7 @@
 // The file name is the semantic identifier, so dropping the same file again updates its document
 // (the stored id is `ingestion_api_` + the name, see `deriveDocumentId`).
 import type { IngestionDocument } from '@kis/client';
-import { extensionsFor, FILE_KINDS, type FileKindInfo, fileKindOf } from '@kis/spec/rules';
+import { extensionsFor, FILE_KINDS, type FileKindInfo, fileKindOf } from '@kis/rules';
 
 export type FileKind = 'text' | 'markdown' | 'html' | 'json';
 

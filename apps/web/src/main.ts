@@ -13,7 +13,7 @@ import {
   type InputType,
   type KisClient,
 } from '@kis/client';
-import { SOURCES_WITHOUT_CREDENTIAL } from '@kis/spec/rules';
+import { SOURCES_WITHOUT_CREDENTIAL } from '@kis/rules';
 import { ConfigForm, FieldError } from './config-form.js';
 import {
   ACCEPT_ATTRIBUTE,
@@ -502,7 +502,7 @@ dropZone.addEventListener('drop', (event) => {
 // ---------------------------------------------------------------------------------------------
 // Start
 
-// The file types come from the rule book (`@kis/spec/rules`), not from the page.
+// The file types come from the rule book (`@kis/rules`), not from the page.
 fileInput.accept = ACCEPT_ATTRIBUTE;
 acceptedTypes.textContent = acceptedTypesSentence();
 setConnected(undefined);

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
-import type { Profile } from '@kis/spec/rules';
+import type { Profile } from '@kis/rules';
 import { createApp } from './internal/app.js';
 import { checkKeyFormat, generateKey, KeyRing } from './internal/auth.js';
 import { Capacity } from './internal/capacity.js';

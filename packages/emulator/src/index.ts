@@ -1,4 +1,4 @@
-export type { Profile, Role } from '@kis/spec/rules';
+export type { Profile, Role } from '@kis/rules';
 export {
   DEFAULT_MAX_BODY_BYTES,
   type Emulator,

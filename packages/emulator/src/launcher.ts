@@ -2,7 +2,7 @@
 // flags (same names, same defaults, same checks) and one parser from flag values to
 // `EmulatorOptions`. Each launcher keeps its own output; the ready report is shared too.
 import { resolve } from 'node:path';
-import { PROFILES } from '@kis/spec/rules';
+import { PROFILES } from '@kis/rules';
 import { DEFAULT_MAX_BODY_BYTES, type Emulator, type EmulatorOptions } from './emulator.js';
 import { checkKeyFormat } from './internal/auth.js';
 import { FaultSpecError, parseFaults } from './internal/faults.js';

@@ -1,4 +1,4 @@
-// The emulator stores document ids by the rule book's `storedDocumentId` (`@kis/spec/rules`), in
+// The emulator stores document ids by the rule book's `storedDocumentId` (`@kis/rules`), in
 // both profiles; the expected ids below are Python's quote(s.replace(' ', '_'), safe='').
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../src/index.js';

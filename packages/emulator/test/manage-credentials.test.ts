@@ -1,7 +1,7 @@
 // Reading, updating and deleting credentials, and the masking of secrets in every answer, in both
 // profiles. Expected statuses, bodies and masks are fixed values taken from compat-notes.md
 // ("Listing, updating and deleting"); every answer is also checked against the spec.
-import { isMaskedValue, MASK_EXEMPT_KEYS } from '@kis/spec/rules';
+import { isMaskedValue, MASK_EXEMPT_KEYS } from '@kis/rules';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator, Profile } from '../src/index.js';
 import { type client, connectorBody, PFX_BYTES, start } from './helpers.js';

@@ -84,7 +84,7 @@ describe('ingestion console', () => {
     expect(rows).toContainEqual(['0', expect.any(String), 'not_applicable', expect.any(String)]);
     expect(await page.textContent('#credentials-status')).toBe('1 credential.');
 
-    // What the page offers comes from the rule book (@kis/spec/rules): the sources credential 0
+    // What the page offers comes from the rule book (@kis/rules): the sources credential 0
     // serves, and the file types a browser reads.
     const suggested = await page.$$eval('#source-suggestions option', (os) =>
       os.map((o) => (o as HTMLOptionElement).value),

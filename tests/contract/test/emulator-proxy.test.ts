@@ -18,7 +18,7 @@ import {
   PermissionDeniedError,
   UnprocessableEntityError,
 } from '@kis/client';
-import type { Profile } from '@kis/spec/rules';
+import type { Profile } from '@kis/rules';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 
 const profile = inject('profile');

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Emulator, startEmulator } from '@kis/emulator';
-import type { Profile } from '@kis/spec/rules';
+import type { Profile } from '@kis/rules';
 import type { TestProject } from 'vitest/node';
 import { type PrismHandle, startPrism } from '../src/prism.js';
 

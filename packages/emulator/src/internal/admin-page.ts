@@ -1,7 +1,7 @@
 // The read-only admin page (`GET /`): fully created connectors with their pairs and document
 // counts, credentials (names and sources only), and the most recent documents with their indexing
 // state. Self-contained HTML (no external assets); every value is escaped.
-import type { Profile } from '@kis/spec/rules';
+import type { Profile } from '@kis/rules';
 import type { Store } from './store.js';
 
 const RECENT_DOCUMENTS = 50;

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { HttpBindings } from '@hono/node-server';
-import { ANSWERS, type Answer, type Profile, roleAllows } from '@kis/spec/rules';
+import { ANSWERS, type Answer, type Profile, roleAllows } from '@kis/rules';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';

@@ -1,7 +1,7 @@
 // Bearer-key authentication. Keys are held only in memory, compared by their SHA-256 digest, and
 // never written to the database, to logs or to error messages.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Role } from '@kis/spec/rules';
+import type { Role } from '@kis/rules';
 
 export interface AuthOptions {
   adminKey: string;

@@ -3,7 +3,7 @@
 // store (`"5"` → 5 for an integer, `"yes"` → true for a boolean, a Unix time → an ISO date-time),
 // before the Ajv validators judge it. Nothing here is per field: the schema decides. Model-level
 // "before" validators that a schema cannot express are passed in by JSON pointer.
-import { isDateTime } from '@kis/spec/formats';
+import { isDateTime } from '@kis/rules';
 import type { SpecValidators } from './validation.js';
 
 /** A pydantic `mode="before"` validator: returns the value to validate, or throws. */

@@ -1,4 +1,4 @@
-import type { Answer } from '@kis/spec/rules';
+import type { Answer } from '@kis/rules';
 import type { ValidationIssue } from './validation.js';
 
 /** An error answered as `{ "detail": message }` with an HTTP status (the same in every profile). */

@@ -1,4 +1,4 @@
-// The two server profiles the emulator plays (`@kis/spec/rules`: `seed`, `deployed`): what each
+// The two server profiles the emulator plays (`@kis/rules`: `seed`, `deployed`): what each
 // does differently, in one table, and each profile's view of the OpenAPI document. Error answers
 // that differ by profile come from the rule book's `ANSWERS`; the switches below are the
 // behaviours that are not an answer of their own.
@@ -10,7 +10,7 @@ import {
   profileAcceptsAccessType,
   profileAcceptsSource,
   pyStr,
-} from '@kis/spec/rules';
+} from '@kis/rules';
 import type { BeforeValidator } from './coerce.js';
 import { AnswerError } from './errors.js';
 import type { OpenApiDocument } from './validation.js';

@@ -2,7 +2,7 @@
 // `x-kis-profiles` (absent: every profile), `x-kis-role` (least role per profile) and `security`
 // (an empty list: no key needed). Also answers whether a path is known at all, which tells
 // FastAPI's 404 (no such route) from its 405 (a known path, another method).
-import { PROFILES, type Profile, ROLES, type Role } from '@kis/spec/rules';
+import { PROFILES, type Profile, ROLES, type Role } from '@kis/rules';
 import type { OperationInfo, SpecValidators } from './validation.js';
 
 export const API_PREFIX = '/api';

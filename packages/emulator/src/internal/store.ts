@@ -8,7 +8,7 @@ import {
   DEFAULT_CREDENTIAL_ID,
   DEFAULT_CREDENTIAL_SOURCE,
   DEFAULT_DOCUMENT_SOURCE,
-} from '@kis/spec/rules';
+} from '@kis/rules';
 import Database from 'better-sqlite3';
 
 /**

@@ -4,7 +4,7 @@
 // `HTTPValidationError` shape (`detail[].loc/msg/type`), which is what deployed servers answer.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isDateTime } from '@kis/spec/formats';
+import { isDateTime } from '@kis/rules';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 import { intFromText } from './coerce.js';

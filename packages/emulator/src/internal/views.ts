@@ -1,7 +1,7 @@
 // Stored records as the API shows them, typed by the spec's schemas. Secrets never leave the
 // store: every credential in every answer carries its JSON masked by the rule book's
 // `maskCredentialJson`, as deployed servers mask it.
-import { maskCredentialJson } from '@kis/spec/rules';
+import { maskCredentialJson } from '@kis/rules';
 import type { Schemas } from './op-types.js';
 import type { ProfileBehaviour } from './profile.js';
 import type {

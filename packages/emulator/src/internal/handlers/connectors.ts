@@ -1,13 +1,13 @@
 // Connectors and their credential associations: creation, listing, replacement and deletion of
 // connectors, association on either path (the seed's `/manage/admin/connector/...` and deployed
 // servers' `/manage/connector/...`), and the removal of a pair at once.
-import { toRfc3339 } from '@kis/spec/formats';
 import {
   ANSWERS,
   DEFAULT_CREDENTIAL_ID,
   DEFAULT_DOCUMENT_SOURCE,
   needsCredential,
-} from '@kis/spec/rules';
+  toRfc3339,
+} from '@kis/rules';
 import { AnswerError, HttpError } from '../errors.js';
 import type { Handlers, Schemas } from '../op-types.js';
 import type { ConnectorWrite } from '../store.js';

@@ -1,4 +1,4 @@
-import type { Profile } from '@kis/spec/rules';
+import type { Profile } from '@kis/rules';
 import type { PairDeletions } from '../deletions.js';
 import type { ProfileBehaviour } from '../profile.js';
 import type { Store } from '../store.js';

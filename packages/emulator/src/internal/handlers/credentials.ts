@@ -1,6 +1,6 @@
 // Credentials: listing, creation, reading, updating (merge or replace of the JSON), deletion and
 // the private-key file update. Every answer shows the JSON masked (views.ts).
-import { ANSWERS, DEFAULT_CREDENTIAL_ID } from '@kis/spec/rules';
+import { ANSWERS, DEFAULT_CREDENTIAL_ID } from '@kis/rules';
 import { AnswerError, HttpError } from '../errors.js';
 import type { Handlers } from '../op-types.js';
 import type { JsonObject } from '../store.js';

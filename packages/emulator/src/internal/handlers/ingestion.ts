@@ -1,14 +1,14 @@
 // Ingestion: one document per request, its listing, and its deletion. Ids are stored as the rule
 // book says (`storedDocumentId`); the profile decides the rest (see `profile.ts`).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { toRfc3339 } from '@kis/spec/formats';
 import {
   ANSWERS,
   DEFAULT_CC_PAIR_ID,
   DEFAULT_DOCUMENT_SOURCE,
   DocumentIdError,
   storedDocumentId,
-} from '@kis/spec/rules';
+  toRfc3339,
+} from '@kis/rules';
 import { AnswerError, ValidationFailure } from '../errors.js';
 import type { Handlers, Schemas } from '../op-types.js';
 import type { ProfileBehaviour } from '../profile.js';

@@ -1,7 +1,7 @@
 // Connector/credential pairs: the list of pairs with their ids, one pair with its state, renaming,
 // pausing and resuming, and the asynchronous deletion of a pair with its documents
 // (`createDeletionAttempt`, carried out by `PairDeletions`).
-import { ANSWERS } from '@kis/spec/rules';
+import { ANSWERS } from '@kis/rules';
 import { AnswerError, HttpError } from '../errors.js';
 import type { Handlers, Schemas } from '../op-types.js';
 import type { PairRecord } from '../store.js';
