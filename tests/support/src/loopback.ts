@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deriveDocumentId, normalizeDocumentId } from '../src/index.js';
+import { deriveDocumentId, normalizeDocumentId } from '@kis/rules';
 
 export interface Faults {
   /** Probability of answering 503 before processing. */
