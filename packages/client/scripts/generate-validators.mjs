@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url);
 const Ajv2020 = require('ajv/dist/2020').default;
 const standaloneCode = require('ajv/dist/standalone').default;
 const { fullFormats, fastFormats } = require('ajv-formats/dist/formats');
-const { DATE_TIME_PATTERN } = await import('@kis/spec/formats');
+const { DATE_TIME_PATTERN } = await import('@kis/rules');
 
 const GENERATED = join(
   dirname(fileURLToPath(import.meta.url)),
@@ -67,7 +67,7 @@ function prepare(node, inLiteral = false) {
  * ajv-formats' definitions, taken as regular expressions so that Ajv inlines them into the
  * standalone code (no runtime import of the whole formats module): the "full" definition when it
  * is a RegExp, else the "fast" one (for date-time/date/time: the RFC 3339 shape without the
- * calendar check), except date-time, which takes @kis/spec/formats' pattern: the shape deployed
+ * calendar check), except date-time, which takes @kis/rules' pattern: the shape deployed
  * servers accept. `binary` (OpenAPI file parts) accepts anything.
  */
 function formatsFromAjvFormats() {

@@ -1,5 +1,5 @@
 /** Types of `kis.doctor()`: what it checks about a server, a base URL and a key. */
-import type { RequestOptions } from './internal/transport.js';
+import type { RequestOptions } from './request-options.js';
 
 export interface DoctorOptions extends RequestOptions {
   /** Also check that this connector/credential pair exists, and count its documents. */

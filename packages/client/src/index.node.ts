@@ -1,18 +1,17 @@
 /**
  * `@kis/client` under Node (the package's `node` export condition): the same API as the
- * browser-safe core, with clients that send over undici's pooled dispatcher unless given a
- * `fetch`. Node's `fetch` spends more CPU per call on a fast server (web streams, Headers,
- * AbortSignal bookkeeping), which bulk ingestion would pay per document.
+ * browser-safe entry, with clients that send over undici's `request` on a keep-alive `Agent`
+ * unless given a `fetch` (node/undici-sender.ts says why).
  */
-import { createKisClientWith, type KisClient, type KisClientOptions } from './client.js';
+import { createKisClientWith } from './client.js';
+import type { KisClient, KisClientOptions } from './kis-client.js';
 import { createUndiciSender } from './node/undici-sender.js';
 
-export * from './index.js';
+export { DocumentIdError, deriveDocumentId, normalizeDocumentId } from '@kis/rules';
+export type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor.js';
+export * from './exports.js';
 
 /** Create a client (under Node: sending over undici unless `options.fetch` is given). */
 export function createKisClient(options: KisClientOptions): KisClient {
-  return createKisClientWith(options, createUndiciSender, loadSync);
+  return createKisClientWith(options, createUndiciSender);
 }
-
-/** `kis.sync` on its own, without the rest of the workflows (see `createKisClientWith`). */
-const loadSync = () => import('./internal/sync/index.js');

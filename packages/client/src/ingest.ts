@@ -18,15 +18,12 @@
  *   requests in flight are aborted and reported with status `aborted`.
  */
 
-import type { UploadFile } from './client.js';
 import type { KisError } from './errors.js';
-import { BulkRun } from './internal/bulk/run.js';
-import type { CallControl, RequestOptions } from './internal/transport.js';
 import type { IngestJournal } from './journal.js';
 import type { LevelLogger } from './logging.js';
+import type { CallControl, RequestOptions } from './request-options.js';
 import type { IngestionDocumentInput, IngestionRequestInput, IngestionResult } from './types.js';
-
-export { type PreparedIngestion, prepareIngestion } from './internal/bulk/prepare.js';
+import type { UploadFile } from './upload-file.js';
 
 /** One input item: a bare document, or a document with its own pair id and a caller label. */
 export type IngestInput = IngestionDocumentInput | IngestItem;
@@ -226,19 +223,3 @@ export interface IngestEngine {
   /** Uploads one image for `IngestTools.imageFileId`; resolves with its file id. */
   uploadImage(file: UploadFile, options: RequestOptions): Promise<string>;
 }
-
-/** @internal used by the client */
-export function createIngestRun(
-  engine: IngestEngine,
-  source: Iterable<IngestInput> | AsyncIterable<IngestInput>,
-  options: IngestManyOptions = {},
-): IngestRun {
-  if (source === null || source === undefined) {
-    throw new TypeError(
-      'ingestMany(source): source must be an Iterable or AsyncIterable of documents',
-    );
-  }
-  return new BulkRun(engine, source, options);
-}
-
-export type { RequestOptions };

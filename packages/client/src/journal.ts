@@ -1,7 +1,7 @@
 /**
  * Resume support for bulk ingestion. A journal remembers which documents the server acknowledged
  * (HTTP 200) with which content; a re-run skips those with the same content hash and re-sends the
- * rest. The core only defines the interface (browser-safe); `@kis/client/node` has the JSONL file
+ * rest. The client only defines the interface (browser-safe); `@kis/node` has the JSONL file
  * implementation (`openJournal(path)`).
  */
 
@@ -47,9 +47,12 @@ export interface IngestJournal {
   /** Optional: store an upload durably (see `uploadOf`). */
   recordUpload?(entry: UploadEntry): void | Promise<void>;
   /**
-   * Optional: the fingerprint recorded with `id`'s last acknowledgement. With it, `kis.sync`
-   * counts an item whose `fingerprint` matches as unchanged without building its document.
+   * Optional: whether `id`'s last acknowledgement was recorded with this fingerprint. With it (or
+   * `fingerprintOf`), `sync` counts an item whose `fingerprint` matches as unchanged without
+   * building its document.
    */
+  hasFingerprint?(id: string, fingerprint: string): boolean | Promise<boolean>;
+  /** Optional: the fingerprint recorded with `id`'s last acknowledgement (see `hasFingerprint`). */
   fingerprintOf?(id: string): string | undefined | Promise<string | undefined>;
 }
 

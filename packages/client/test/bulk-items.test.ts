@@ -1,12 +1,8 @@
 // Items built by the run (`load`): extraction and image uploads inside the run's limit, uploads
 // once per content and remembered in the journal; and runs that stop on a refused key.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IngestItem } from '../src/index.js';
-import { openJournal } from '../src/node/index.js';
-import { client, json, mockFetch } from './helpers.js';
+import { client, json, memoryJournal, mockFetch } from './helpers.js';
 
 const png = (n: number) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, n]);
 
@@ -46,19 +42,15 @@ const items = (): IngestItem[] =>
 
 describe('items built by the run', () => {
   it('uploads each image content once and remembers it in the journal for a resumed run', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'kis-items-')), 'journal.jsonl');
+    const { journal } = memoryJournal();
     const s1 = server();
-    const j1 = openJournal(path);
-    const first = await client(s1.fetch).ingestMany(items(), { journal: j1 }).done();
-    j1.close();
+    const first = await client(s1.fetch).ingestMany(items(), { journal }).done();
     expect(first.created).toBe(4);
     expect(s1.uploadCount()).toBe(3); // images 1, 2, 3: the second 1 reuses the first upload
 
     // a re-run with the same journal: nothing uploaded again, every document skipped
     const s2 = server();
-    const j2 = openJournal(path);
-    const second = await client(s2.fetch).ingestMany(items(), { journal: j2 }).done();
-    j2.close();
+    const second = await client(s2.fetch).ingestMany(items(), { journal }).done();
     expect(second.skipped).toBe(4);
     expect(s2.uploadCount()).toBe(0);
     expect(s2.calls).toHaveLength(0);

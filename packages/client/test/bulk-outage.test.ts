@@ -1,5 +1,7 @@
 // Bulk runs with the client's defaults through what servers do to them: an outage in mid-run,
 // an outage longer than the limit, answers that are final, a spent retry budget, a dry run.
+
+import { startLoopback } from '@kis/test-support';
 import { describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
@@ -8,7 +10,6 @@ import {
   type IngestProgress,
 } from '../src/index.node.js';
 import { client, json, mockFetch } from './helpers.js';
-import { startLoopback } from './loopback.js';
 
 const KEY = 'bulk-outage-key-41d9';
 const docs = (n: number, prefix = 'doc') =>

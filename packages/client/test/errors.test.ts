@@ -56,7 +56,7 @@ describe('typed errors from every error shape in compat-notes', () => {
       { loc: ['body', 'document', 'sections', 0, 'text'], msg: 'Field required', type: 'missing' },
     ]);
     expect(e.message).toContain('document.sections[0].text: Field required');
-    expect(e.message).toContain('POST http://kis.test/api/svc-api/ingestion');
+    expect(e.message).toContain('POST https://kis.test/api/svc-api/ingestion');
     expect(e.message).toContain('req-422');
   });
 

@@ -1,3 +1,4 @@
+import { startLoopback } from '@kis/test-support';
 import { describe, expect, it } from 'vitest';
 import {
   createKisClient as createFetchClient,
@@ -5,7 +6,6 @@ import {
   type IngestResult,
 } from '../src/index.js';
 import { createKisClient as createNodeClient } from '../src/index.node.js';
-import { startLoopback } from './loopback.js';
 
 const KEY = 'fault-test-key-7f3a';
 

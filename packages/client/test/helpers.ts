@@ -1,12 +1,14 @@
 import {
   createKisClient,
+  type IngestJournal,
+  type JournalEntry,
   type KisClient,
   type KisClientOptions,
   type Logger,
 } from '../src/index.js';
 
 export const API_KEY = 'sk-test-SECRET-0123456789abcdef';
-export const BASE = 'http://kis.test/api';
+export const BASE = 'https://kis.test/api';
 
 export interface Call {
   url: string;
@@ -92,4 +94,18 @@ export function doc(i: number | string, extra: Record<string, unknown> = {}) {
     metadata: {},
     ...extra,
   };
+}
+
+/** An in-memory `IngestJournal` (the file journal is @kis/node's), with what it holds. */
+export function memoryJournal() {
+  const acked = new Map<string, JournalEntry>();
+  const uploads = new Map<string, string>();
+  const journal: IngestJournal = {
+    has: (id, hash) => acked.get(id)?.hash === hash,
+    record: (entry) => void acked.set(entry.id, entry),
+    uploadOf: (sha256) => uploads.get(sha256),
+    recordUpload: (entry) => void uploads.set(entry.sha256, entry.fileId),
+    fingerprintOf: (id) => acked.get(id)?.fingerprint,
+  };
+  return { journal, acked, uploads };
 }

@@ -1,7 +1,4 @@
 import { setMaxListeners } from 'node:events';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   contentHash,
@@ -9,18 +6,13 @@ import {
   type IngestProgress,
   type IngestResult,
 } from '../src/index.js';
-import { openJournal } from '../src/node/index.js';
-import { type Call, client, doc, json, mockFetch } from './helpers.js';
+import { type Call, client, doc, json, memoryJournal, mockFetch } from './helpers.js';
 
 const ok = (c: Call) =>
   json({
     already_existed: false,
     document_id: (c.body as { document: { id: string } }).document.id,
   });
-
-function tmp(name: string) {
-  return join(mkdtempSync(join(tmpdir(), 'kis-ingest-')), name);
-}
 
 describe('ingestMany', () => {
   it('yields one result per document and a summary; a failure never stops the rest', async () => {
@@ -263,16 +255,13 @@ describe('ingestMany', () => {
 
 describe('journal (resume)', () => {
   it('a re-run skips acknowledged documents with the same content and re-sends changed ones', async () => {
-    const path = tmp('j.jsonl');
     const { fetch, calls } = mockFetch(ok);
     const kis = client(fetch);
     const docs = Array.from({ length: 10 }, (_, i) => doc(i));
-    let journal = openJournal(path);
+    const { journal, acked } = memoryJournal();
     expect((await kis.ingestMany(docs, { journal, ccPairId: 1 }).done()).created).toBe(10);
-    journal.close();
     expect(calls).toHaveLength(10);
-    journal = openJournal(path);
-    expect(journal.size).toBe(10);
+    expect(acked.size).toBe(10);
     const changed = docs.map((d, i) => (i === 4 ? { ...d, sections: [{ text: 'new text' }] } : d));
     const s = await kis.ingestMany(changed, { journal, ccPairId: 1 }).done();
     expect(s).toMatchObject({ skipped: 9, created: 1 });
@@ -280,119 +269,8 @@ describe('journal (resume)', () => {
     // the pair id is part of the content: another pair re-sends everything
     const s2 = await kis.ingestMany(changed, { journal, ccPairId: 2 }).done();
     expect(s2.created).toBe(10);
-    journal.close();
-    const lines = readFileSync(path, 'utf8').trim().split('\n');
-    expect(JSON.parse(lines[0] as string)).toEqual({ kis: 'ingest-journal', v: 1 });
-    expect(lines).toHaveLength(1 + 10 + 1 + 10);
-    // the first run's lines come in the order of acknowledgement, not of the documents
-    const entry = lines
-      .slice(1, 11)
-      .map((l) => JSON.parse(l))
-      .find((e) => e.id === docs[0]?.id);
-    expect(Object.keys(entry).sort()).toEqual(['at', 'ccPairId', 'hash', 'id', 'status']);
-    expect(entry.hash).toBe(await contentHash({ document: docs[0], cc_pair_id: 1 }));
-  });
-
-  it('tolerates a torn last line and refuses a file that is not a journal', () => {
-    const path = tmp('torn.jsonl');
-    const j = openJournal(path);
-    j.record({ id: 'a', hash: 'h1', status: 'created', ccPairId: null, at: 'now' });
-    j.close();
-    appendFileSync(path, '{"id":"b","hash":"h2","sta');
-    const again = openJournal(path);
-    expect(again.repaired).toBe(true);
-    expect(again.has('a', 'h1')).toBe(true);
-    expect(again.has('b', 'h2')).toBe(false);
-    again.record({ id: 'c', hash: 'h3', status: 'updated', ccPairId: 1, at: 'now' });
-    again.close();
-    const lines = readFileSync(path, 'utf8').split('\n');
-    expect(lines.filter(Boolean).map((l) => JSON.parse(l).id ?? 'header')).toEqual([
-      'header',
-      'a',
-      'c',
-    ]);
-    const data = tmp('data.jsonl');
-    writeFileSync(data, '{"document":{}}\n');
-    expect(() => openJournal(data)).toThrow(/is not a kis ingest journal/);
-    const damaged = tmp('damaged.jsonl');
-    writeFileSync(damaged, '{"kis":"ingest-journal","v":1}\nnot json\n{"id":"x","hash":"y"}\n');
-    expect(() => openJournal(damaged)).toThrow(/damaged.jsonl:2: not valid JSON/);
-  });
-
-  it('reads back what it recorded, escaped ids included, the last line of an id winning', () => {
-    const path = tmp('reread.jsonl');
-    const j = openJournal(path);
-    const at = '2026-01-01T00:00:00.000Z';
-    j.record({
-      id: 'docs%2Fa.md',
-      hash: 'h1',
-      status: 'created',
-      ccPairId: 2,
-      at,
-      fingerprint: 'f1',
-    });
-    j.record({
-      id: 'say "hi"\\',
-      hash: 'h2',
-      status: 'created',
-      ccPairId: null,
-      at,
-      fingerprint: 'f"2',
-    });
-    j.record({ id: 'docs%2Fa.md', hash: 'h3', status: 'updated', ccPairId: 2, at });
-    j.record({ id: 'né', hash: 'h4', status: 'created', ccPairId: 7, at, fingerprint: 'f4' });
-    j.recordUpload({ sha256: 's', fileId: 'file-1', name: 'a.png' });
-    j.close();
-    // lines written by hand, as another version might: keys in another order, extra keys
-    appendFileSync(path, `{"hash":"h5","id":"x","status":"created","fp":"f5","extra":1}\n`);
-    const again = openJournal(path);
-    expect(again.size).toBe(4);
-    expect([again.hashOf('docs%2Fa.md'), again.fingerprintOf('docs%2Fa.md')]).toEqual([
-      'h3',
-      undefined,
-    ]);
-    expect([again.hashOf('say "hi"\\'), again.fingerprintOf('say "hi"\\')]).toEqual(['h2', 'f"2']);
-    expect([again.hashOf('né'), again.fingerprintOf('né')]).toEqual(['h4', 'f4']);
-    expect([again.hashOf('x'), again.fingerprintOf('x')]).toEqual(['h5', 'f5']);
-    expect(again.uploadOf('s')).toBe('file-1');
-    again.close();
-  });
-
-  it('reads the fields of an ASCII journal from its lines', () => {
-    const path = tmp('ascii.jsonl');
-    const j = openJournal(path);
-    const at = '2026-01-01T00:00:00.000Z';
-    j.record({
-      id: 'a',
-      hash: 'h1',
-      status: 'created',
-      ccPairId: 1,
-      at,
-      fingerprint: '9:1.5:file:1',
-    });
-    j.record({ id: 'b', hash: 'h2', status: 'created', ccPairId: null, at });
-    j.record({
-      id: 'a',
-      hash: 'h3',
-      status: 'updated',
-      ccPairId: 1,
-      at,
-      fingerprint: '9:2:file:1',
-    });
-    j.close();
-    const again = openJournal(path);
-    expect(again.size).toBe(2);
-    expect([again.hashOf('a'), again.fingerprintOf('a'), again.has('a', 'h3')]).toEqual([
-      'h3',
-      '9:2:file:1',
-      true,
-    ]);
-    expect([again.hashOf('b'), again.fingerprintOf('b'), again.has('b', 'h')]).toEqual([
-      'h2',
-      undefined,
-      false,
-    ]);
-    expect([again.hashOf('c'), again.fingerprintOf('c')]).toEqual([undefined, undefined]);
-    again.close();
+    const entry = acked.get(docs[0]?.id as string);
+    expect(Object.keys(entry ?? {}).sort()).toEqual(['at', 'ccPairId', 'hash', 'id', 'status']);
+    expect(entry?.hash).toBe(await contentHash({ document: docs[0], cc_pair_id: 2 }));
   });
 });

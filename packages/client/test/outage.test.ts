@@ -1,7 +1,7 @@
 // The outage gate of bulk runs: when it pauses, who probes, when it resumes and gives up.
 import { describe, expect, it } from 'vitest';
+import type { AbortRegistry } from '../src/internal/abort.js';
 import { OutageGate } from '../src/internal/bulk/outage.js';
-import type { AbortRegistry } from '../src/internal/transport.js';
 
 function registry(): AbortRegistry & { abort(): void } {
   const controller = new AbortController();

@@ -1,11 +1,16 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createKisClient, type KisError } from '../src/index.js';
-import { openJournal } from '../src/node/index.js';
-import { API_KEY, BASE, client, doc, json, memoryLogger, mockFetch } from './helpers.js';
+import {
+  API_KEY,
+  BASE,
+  client,
+  doc,
+  json,
+  memoryJournal,
+  memoryLogger,
+  mockFetch,
+} from './helpers.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -19,9 +24,9 @@ describe('logging levels', () => {
     await kis.credentials.list();
     const debug = log.lines.filter((l) => l.level === 'debug');
     expect(debug.map((l) => l.message)).toEqual([
-      '[kis] → GET http://kis.test/api/manage/admin/credential',
+      '[kis] → GET https://kis.test/api/manage/admin/credential',
       expect.stringMatching(
-        /^\[kis\] ← 200 GET http:\/\/kis\.test\/api\/manage\/admin\/credential in \d+ ms$/,
+        /^\[kis\] ← 200 GET https:\/\/kis\.test\/api\/manage\/admin\/credential in \d+ ms$/,
       ),
     ]);
     expect(debug[0]?.fields).toMatchObject({ headers: { authorization: '[REDACTED]' } });
@@ -75,9 +80,7 @@ describe('logging levels', () => {
 describe('the API key never leaks', () => {
   it('not in log lines, error messages, JSON, util.inspect or the journal', async () => {
     const log = memoryLogger();
-    const dir = mkdtempSync(join(tmpdir(), 'kis-redact-'));
-    const journalPath = join(dir, 'journal.jsonl');
-    const journal = openJournal(journalPath);
+    const { journal, acked, uploads } = memoryJournal();
     let n = 0;
     // a hostile server echoes the key and the authorization header in every failure shape
     const { fetch } = mockFetch((c) => {
@@ -113,7 +116,6 @@ describe('the API key never leaks', () => {
       { journal, concurrency: 2, maxRetries: 0 },
     );
     for await (const r of run) if (r.error) errors.push(r.error);
-    journal.close();
     await kis
       .setupConnector({
         connector: {
@@ -128,7 +130,7 @@ describe('the API key never leaks', () => {
     expect(errors.length).toBeGreaterThan(8);
     const haystacks = [
       log.text(),
-      readFileSync(journalPath, 'utf8'),
+      JSON.stringify([...acked.values(), ...uploads.entries()]),
       ...errors.flatMap((e) => [
         e.message,
         String(e.stack),

@@ -251,38 +251,3 @@ describe('connector creation is not retried blindly', () => {
     );
   });
 });
-
-describe('shared time-out signals', () => {
-  it('calls without a caller signal share one abort signal per window (at most 10), and all time out', async () => {
-    // Freeze only Date: the 40 calls then start inside one window however loaded the machine is
-    // (a real 10 ms window is not guaranteed under a parallel CI run); time-outs stay real.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const signals: AbortSignal[] = [];
-    const hanging: typeof globalThis.fetch = (_input, init) =>
-      new Promise((_resolve, reject) => {
-        const signal = init?.signal as AbortSignal;
-        signals.push(signal);
-        signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-      });
-    const kis = client(hanging, { timeoutMs: 40, maxRetries: 0 });
-    const results = await Promise.allSettled(
-      Array.from({ length: 40 }, () => kis.ingestion.list()),
-    );
-    for (const r of results) {
-      expect(r.status).toBe('rejected');
-      expect(APITimeoutError.isInstance((r as PromiseRejectedResult).reason)).toBe(true);
-    }
-    expect(signals).toHaveLength(40);
-    // 10 per signal: Node's default listener limit, for fetches that add one per request
-    expect(new Set(signals.slice(0, 10)).size).toBe(1);
-    expect(new Set(signals).size).toBe(4);
-    expect(signals[10]).not.toBe(signals[0]);
-    // a caller's own signal gets its own controller
-    const ac = new AbortController();
-    const own = kis.ingestion.list({ signal: ac.signal });
-    await vi.waitFor(() => expect(signals).toHaveLength(41));
-    expect(new Set(signals).size).toBe(5);
-    ac.abort();
-    await expect(own).rejects.toSatisfy((e) => APIUserAbortError.isInstance(e));
-  });
-});

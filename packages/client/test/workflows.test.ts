@@ -390,7 +390,7 @@ describe('multipart uploads', () => {
     expect(r.source).toBe('sharepoint');
     const call = calls[0] as Call;
     expect(call.method).toBe('PUT');
-    expect(call.url).toBe('http://kis.test/api/manage/admin/credential/private-key/7');
+    expect(call.url).toBe('https://kis.test/api/manage/admin/credential/private-key/7');
     expect(call.rawBody).toBeInstanceOf(FormData);
     const form = call.rawBody as FormData;
     expect(form.get('name')).toBe('sp');
@@ -448,7 +448,7 @@ describe('multipart uploads', () => {
       { data: new Uint8Array([2]), fileName: 'b.png', contentType: 'image/png' },
     ]);
     expect(r.user_files.map((f) => f.file_id)).toEqual(['fid-a.png', 'fid-b.png']);
-    expect(calls[0]?.url).toBe('http://kis.test/api/user/projects/file/upload');
+    expect(calls[0]?.url).toBe('https://kis.test/api/user/projects/file/upload');
     const img = await kis.files.uploadImage({ data: new Uint8Array([3]), fileName: 'c.png' });
     expect(img.fileId).toBe('fid-c.png');
     expect(img.file.name).toBe('c.png');
@@ -481,11 +481,11 @@ describe('resource methods', () => {
       .create({ credential_json: {}, admin_public: true, source: 'file' })
       .catch(() => undefined);
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
-      'GET http://kis.test/api/manage/admin/credential',
-      'GET http://kis.test/api/svc-api/ingestion',
-      'GET http://kis.test/api/svc-api/connector-docs/4',
-      'DELETE http://kis.test/api/svc-api/ingestion/docs%252Fa.md',
-      'POST http://kis.test/api/manage/credential',
+      'GET https://kis.test/api/manage/admin/credential',
+      'GET https://kis.test/api/svc-api/ingestion',
+      'GET https://kis.test/api/svc-api/connector-docs/4',
+      'DELETE https://kis.test/api/svc-api/ingestion/docs%252Fa.md',
+      'POST https://kis.test/api/manage/credential',
     ]);
     for (const c of calls) {
       expect(c.headers.get('authorization')).toBe('Bearer sk-test-SECRET-0123456789abcdef');

@@ -1,6 +1,6 @@
 /** Retry timing: server hints (`retry-after-ms`, `Retry-After`) first, else exponential backoff. */
 
-import type { AbortRegistry } from './transport.js';
+import type { AbortRegistry } from './abort.js';
 
 export interface BackoffOptions {
   /** First backoff delay in ms (before jitter). Default 500. */

@@ -1,23 +1,23 @@
 /**
  * What the resource methods share: the openapi-fetch client they call through, the per-call
  * `fetch` that carries their controls to the transport, and `unwrap`, which turns an answer into
- * its data or the typed error. The lazily loaded calls (connectors, upload, version, doctor) get
- * the same `CallContext` from the client, and import nothing else from the core at run time (a
- * module shared with the lazy part would cost the core a chunk of its own).
+ * its data or the typed error.
  */
 import type { Client } from 'openapi-fetch';
 import { APIError, KisError } from '../errors.js';
 import type { LevelLogger } from '../logging.js';
+import type { CallControl, RequestOptions } from '../request-options.js';
 import type { paths } from '../types.js';
+import { errorFromResponse } from './error-parse.js';
 import type { Redactor } from './redact.js';
 import type { RouteMemory } from './route-variants.js';
-import type { CallControl, Received, RequestOptions } from './transport.js';
+import type { TransportFetch } from './transport.js';
 
-/** An answer as openapi-fetch (or the ingestion hot path) resolves it. */
+/** An answer as openapi-fetch resolves it. */
 export interface Answer<T> {
   data?: T;
   error?: unknown;
-  response: Pick<Received, 'status' | 'statusText' | 'headers'>;
+  response: Pick<Response, 'status' | 'statusText' | 'headers'>;
 }
 
 /** A sentence added to the error of a failed answer, chosen from its status and body. */
@@ -46,21 +46,13 @@ function hintOf(hint: Hint | string | undefined): Hint | undefined {
 export interface CallContext {
   /** The normalized base URL (no trailing slash). */
   baseUrl: string;
-  /** openapi-fetch on the client's transport, for the resource methods. */
-  inner: Client<paths>;
+  /** openapi-fetch on the client's transport (`kis.api`). */
+  api: Client<paths>;
   /** The per-call `fetch` option that hands `control` to the transport. */
   via(control: CallControl): (request: Request) => Promise<Response>;
   unwrap: Unwrap;
-  /**
-   * A request outside openapi-fetch, its answer read as text: the ingestion hot path, and probes
-   * whose bodies no operation takes. A string body is sent as JSON.
-   */
-  send(
-    method: string,
-    path: string,
-    body: string | FormData | null,
-    control: CallControl,
-  ): Promise<Received & { text: string }>;
+  /** The transport itself, for the doctor's probes (bodies no operation takes). */
+  transport: TransportFetch;
   /** Which route variant each group answered on (per client). */
   routes: RouteMemory;
   log: LevelLogger;
@@ -100,8 +92,6 @@ export function createUnwrap(baseUrl: string, redactor: Redactor, log: LevelLogg
     if (response.status >= 200 && response.status < 300 && result.error === undefined) {
       return result.data as T;
     }
-    // error formatting loads on the first failed answer (keeps the core entry small)
-    const { errorFromResponse } = await import('./error-parse.js');
     const error = errorFromResponse(response, result.error, {
       method,
       url,

@@ -2,10 +2,9 @@
  * `kis.doctor()`: checks, with requests that change nothing, what usually goes wrong between a
  * client and a server: the server does not answer, the base URL lacks `/api` (the web
  * application's HTML answers instead), the key is rejected or lacks the role, and which route
- * variants and release the server has. Loaded on first use.
+ * variants and release the server has.
  */
-import { isRouteNotFound, ROUTE_VARIANTS } from '@kis/spec/rules';
-import type { KisClient } from '../client.js';
+import { isRouteNotFound, ROUTE_VARIANTS } from '@kis/rules';
 import type { DoctorCheck, DoctorOptions, DoctorReport } from '../doctor.js';
 import {
   APIConnectionError,
@@ -16,10 +15,12 @@ import {
   NotFoundError,
   PermissionDeniedError,
 } from '../errors.js';
+import type { KisClient } from '../kis-client.js';
+import type { CallControl } from '../request-options.js';
 import type { CallContext } from './call.js';
 import { looksLikeHtml, parseErrorBody } from './error-parse.js';
+import { OutgoingRequest } from './outgoing-request.js';
 import { MANAGING_KEY } from './roles.js';
-import type { CallControl } from './transport.js';
 
 /** Per request: a doctor reports what it sees at once rather than waiting through retries. */
 const DOCTOR_TIMEOUT_MS = 15_000;
@@ -41,13 +42,25 @@ function parse(text: string): unknown {
   }
 }
 
-/** A raw request whose answer is read as it comes (the probes send bodies no operation takes). */
+/**
+ * A request through the client's transport whose answer is read as it comes: the probes send
+ * bodies no operation takes (an empty association, a form without files), which every server
+ * refuses, to learn which routes it has without changing anything.
+ */
 function prober(ctx: CallContext, control: CallControl): Probe {
   return async (method, path, body) => {
     try {
-      const r = await ctx.send(method, path, body ?? null, control);
-      const html = looksLikeHtml(r.headers.get('content-type'), r.text);
-      return { status: r.status, body: parse(r.text), html };
+      const headers: Record<string, string> =
+        typeof body === 'string' ? { 'content-type': 'application/json' } : {};
+      const request = new OutgoingRequest(ctx.baseUrl + path, {
+        method,
+        headers,
+        body: body ?? null,
+      });
+      const r = await ctx.transport(request, control);
+      const text = await r.text();
+      const html = looksLikeHtml(r.headers.get('content-type'), text);
+      return { status: r.status, body: parse(text), html };
     } catch (err) {
       // the transport refuses an HTML page on a 2xx: for the doctor it is an answer like any other
       if (HtmlResponseError.isInstance(err))

@@ -4,7 +4,7 @@
  * `{error_code, detail}`, `{detail}`, `{message}`, Prism's problem+json with `validation[]`,
  * plain text, and HTML pages (a base URL without `/api`, a proxy or a login page).
  */
-import { isNotAuthenticated, isUnknownCredential, parseValidationMessage } from '@kis/spec/rules';
+import { isNotAuthenticated, isUnknownCredential, parseValidationMessage } from '@kis/rules';
 import {
   APIConnectionError,
   APIError,
@@ -23,9 +23,15 @@ import {
   type ValidationIssue,
 } from '../errors.js';
 import { retryAfterMs } from './backoff.js';
+import type { Attempted } from './http.js';
 import type { Redactor } from './redact.js';
 import { MANAGING_KEY, rolesFor } from './roles.js';
-import type { Attempted, HeaderReader, Received } from './transport.js';
+
+/** Answer headers as the parser reads them (a WHATWG `Headers` is one). */
+type HeaderReader = Pick<Headers, 'get' | 'forEach'>;
+
+/** What an error is built from: an answer's status line and headers. */
+type AnswerHead = { status: number; statusText: string; headers: HeaderReader };
 
 const MAX_TEXT = 500;
 
@@ -228,7 +234,7 @@ function headersObject(h: HeaderReader): Record<string, string> {
  * (`body`: parsed JSON, or text when it was not JSON).
  */
 export function errorFromResponse(
-  response: Pick<Received, 'status' | 'statusText' | 'headers'>,
+  response: AnswerHead,
   body: unknown,
   ctx: ErrorContext,
 ): APIError {

@@ -2,7 +2,8 @@
  * Multipart bodies: the upload (`files` parts) and the private-key replacement (the seed's five
  * parts). Loaded with the calls that send them.
  */
-import type { PrivateKeyUpdate, UploadFile } from '../client.js';
+import type { PrivateKeyUpdate } from '../kis-client.js';
+import type { UploadFile } from '../upload-file.js';
 
 const message = (err: unknown) => String((err as Error)?.message ?? err);
 

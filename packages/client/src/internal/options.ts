@@ -1,6 +1,7 @@
 /** Checks of `createKisClient`'s options: a TypeError naming the option, before anything is sent. */
-import type { KisClientOptions } from '../client.js';
+import type { KisClientOptions } from '../kis-client.js';
 import { LOG_LEVELS } from '../logging.js';
+import { insecureHttpRefusal } from './insecure-http.js';
 
 export function fail(what: string, expected: string, ...got: unknown[]): never {
   const shown = got.length > 0 ? ` (got ${JSON.stringify(got[0]) ?? String(got[0])})` : '';
@@ -21,6 +22,8 @@ export function validateOptions(o: KisClientOptions): void {
   if (!isHttpUrl(o.baseUrl)) {
     fail('baseUrl', 'an absolute http(s) URL such as "https://kis.example.com/api"', o.baseUrl);
   }
+  const refusal = o.allowInsecureHttp === true ? undefined : insecureHttpRefusal(o.baseUrl);
+  if (refusal !== undefined) throw new TypeError(`createKisClient: ${refusal}`);
   // a header value: visible ASCII (bearer tokens are), else every request would fail to send
   if (typeof o.apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(o.apiKey.trim())) {
     fail('apiKey', 'a non-empty string of printable ASCII characters');

@@ -3,7 +3,7 @@
  * servers let a curator or an admin key call every operation but the uploads, which any key may
  * call (the spec's `x-kis-role`); servers that follow the seed want the admin key on `/manage`.
  */
-import { ROLES, ROUTE_VARIANTS, roleAllows } from '@kis/spec/rules';
+import { ROLES, ROUTE_VARIANTS, roleAllows } from '@kis/rules';
 
 /** The roles that may manage connectors, most powerful first (`['admin', 'curator']`). */
 export const MANAGING_ROLES: readonly string[] = ROLES.filter((r) => roleAllows(r, 'curator'))

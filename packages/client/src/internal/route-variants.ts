@@ -4,7 +4,7 @@
  * have, and to the seed's only when the server answers that it has no such route. The path that
  * answered is remembered per client, so later calls go straight to it.
  */
-import { isRouteNotFound, ROUTE_VARIANTS, type RouteGroup } from '@kis/spec/rules';
+import { isRouteNotFound, ROUTE_VARIANTS, type RouteGroup } from '@kis/rules';
 import type { Answer } from './call.js';
 
 /** The index in `ROUTE_VARIANTS[group]` of the path that answered, per group (one per client). */

@@ -5,7 +5,7 @@
  * the wait is measured against its own recent answers. Hedges are budgeted, so a run never
  * sends much more than it would without them.
  */
-import type { AbortRegistry } from '../transport.js';
+import type { AbortRegistry } from '../abort.js';
 
 /** Recent answer times kept to judge what "long" means. */
 const SAMPLES = 256;

@@ -6,8 +6,8 @@
  * longer than `maxOutageMs` stops it.
  */
 
+import type { AbortRegistry } from '../abort.js';
 import { sleep } from '../backoff.js';
-import type { AbortRegistry } from '../transport.js';
 
 export interface OutageOptions {
   /** No success for this long, with failures, is an outage. Default 5 s. */

@@ -3,7 +3,7 @@
  * attempt (the caller's id, else the raw form of the id the server would derive), so every
  * attempt and every re-run is an upsert of the same document.
  */
-import { deriveDocumentId, normalizeDocumentId, rawDerivedId } from '@kis/spec/rules';
+import { deriveDocumentId, normalizeDocumentId, rawDerivedId } from '@kis/rules';
 import { DocumentValidationError } from '../../errors.js';
 import type { LevelLogger } from '../../logging.js';
 import type { IngestionDocumentInput, IngestionRequestInput } from '../../types.js';

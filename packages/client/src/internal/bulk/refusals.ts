@@ -3,7 +3,7 @@
  * failing every document the same way: a rejected key, a key without the role, a base URL that
  * is not the API (an HTML page, or a route the server does not have).
  */
-import { isRouteNotFound } from '@kis/spec/rules';
+import { isRouteNotFound } from '@kis/rules';
 import {
   APIConnectionError,
   APITimeoutError,

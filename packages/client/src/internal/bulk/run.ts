@@ -16,13 +16,14 @@ import type {
   IngestSummary,
 } from '../../ingest.js';
 import { contentHash } from '../../journal.js';
+import type { CallControl } from '../../request-options.js';
 import type {
   IngestionDocumentInput,
   IngestionRequestInput,
   IngestionResult,
 } from '../../types.js';
+import type { AbortRegistry } from '../abort.js';
 import { sleep } from '../backoff.js';
-import type { AbortRegistry, CallControl } from '../transport.js';
 import { Hedger, ownRegistry } from './hedge.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import { DEFAULT_MAX_CONCURRENCY } from './limits.js';

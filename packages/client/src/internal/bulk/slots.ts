@@ -3,7 +3,7 @@
  * acquisition (the limiter moves it). Documents coming back from a retry wait here in order;
  * new documents are pulled only while no one waits (see run.ts).
  */
-import type { AbortRegistry } from '../transport.js';
+import type { AbortRegistry } from '../abort.js';
 
 export class Slots {
   private used = 0;

@@ -3,8 +3,9 @@
  * content, remembered in the run's journal when it can (`uploadOf`/`recordUpload`), so a resumed
  * run reuses the first run's file ids and its documents hash the same.
  */
-import type { UploadFile } from '../../client.js';
+
 import { type IngestJournal, sha256Hex } from '../../journal.js';
+import type { UploadFile } from '../../upload-file.js';
 
 /** A file's bytes and name, from any `UploadFile`. */
 async function bytesOf(file: UploadFile): Promise<{ bytes: Uint8Array; name: string }> {
@@ -27,6 +28,7 @@ async function bytesOf(file: UploadFile): Promise<{ bytes: Uint8Array; name: str
   return { bytes, name: file.fileName };
 }
 
+/** Images uploaded for a run's (or a sync plan's) documents, once per distinct content. */
 export class RunUploads {
   private readonly known = new Map<string, Promise<string>>();
 

@@ -1,26 +1,29 @@
 /**
- * The connector calls: creation, and associating a credential on either kind of server
+ * `kis.connectors`: creation, listing, update and deletion, and associating a credential on
+ * either kind of server
  * (deployed servers' `PUT /manage/connector/{c}/credential/{k}` first, the seed's
  * `/manage/admin/...` path when the server has no such route, see `route-variants.ts`). Every
  * body carries a lower-case `access_type`; the association's also a `name`, as deployed servers
  * require one.
  */
-import { isRouteNotFound, ROUTE_VARIANTS } from '@kis/spec/rules';
-import type { AssociationResult } from '../client.js';
+import { isRouteNotFound, ROUTE_VARIANTS } from '@kis/rules';
+import type { AssociationResult, KisClient } from '../../kis-client.js';
+import type { RequestOptions } from '../../request-options.js';
 import type {
+  Connector,
   ConnectorCreateInput,
   ConnectorCreateRequest,
   ConnectorCredentialPairMetadata,
   ConnectorCredentialPairRequest,
   ObjectCreationIdResponse,
   StatusResponse,
-} from '../types.js';
-import { lowerAccess } from './access.js';
-import type { CallContext, Hint } from './call.js';
-import { assertConnectorConfig } from './config-check.js';
-import { sentAsGiven } from './new-source.js';
-import { onServedRoute } from './route-variants.js';
-import type { RequestOptions } from './transport.js';
+} from '../../types.js';
+import { lowerAccess } from '../access.js';
+import type { CallContext, Hint } from '../call.js';
+import { assertConnectorConfig } from '../config-check.js';
+import { sentAsGiven } from '../new-source.js';
+import { checkInt } from '../options.js';
+import { onServedRoute } from '../route-variants.js';
 
 const [DEPLOYED_PATH, SEED_PATH] = ROUTE_VARIANTS.associate;
 
@@ -41,7 +44,7 @@ export async function create(
     access_type: lowerAccess(body.access_type),
   });
   const ctl = { ...opts, retryMode: 'unsafe' as const, unsafeHint: CONNECTOR_HINT };
-  const pending = ctx.inner.POST(path, { body: sent, fetch: ctx.via(ctl) });
+  const pending = ctx.api.POST(path, { body: sent, fetch: ctx.via(ctl) });
   return ctx.unwrap(pending, 'POST', path, CONNECTOR_HINT);
 }
 
@@ -99,7 +102,7 @@ export async function associate(
   let index = 0;
   const pending = onServedRoute(ctx.routes, 'associate', (i) => {
     index = i;
-    return i === 0 ? ctx.inner.PUT(DEPLOYED_PATH, init) : ctx.inner.PUT(SEED_PATH, init);
+    return i === 0 ? ctx.api.PUT(DEPLOYED_PATH, init) : ctx.api.PUT(SEED_PATH, init);
   });
   const path = () =>
     fill(ROUTE_VARIANTS.associate[index] ?? DEPLOYED_PATH, connectorId, credentialId);
@@ -118,10 +121,88 @@ export async function dissociate(
   credentialId: number,
   opts: RequestOptions | undefined,
 ): Promise<StatusResponse> {
-  const pending = ctx.inner.DELETE(DEPLOYED_PATH, {
+  const pending = ctx.api.DELETE(DEPLOYED_PATH, {
     params: { path: { connector_id: connectorId, credential_id: credentialId } },
     fetch: ctx.via({ ...opts }),
   });
   const path = fill(DEPLOYED_PATH, connectorId, credentialId);
   return ctx.unwrap(pending, 'DELETE', path, noDissociation);
+}
+
+export function listConnectors(ctx: CallContext, opts?: RequestOptions): Promise<Connector[]> {
+  const path = '/manage/connector';
+  return ctx.unwrap(ctx.api.GET(path, { fetch: ctx.via({ ...opts }) }), 'GET', path);
+}
+
+function getConnector(
+  ctx: CallContext,
+  connectorId: number,
+  opts?: RequestOptions,
+): Promise<Connector> {
+  const params = { path: { connector_id: checkInt('connectorId', connectorId) } };
+  return ctx.unwrap(
+    ctx.api.GET('/manage/connector/{connector_id}', { params, fetch: ctx.via({ ...opts }) }),
+    'GET',
+    `/manage/connector/${connectorId}`,
+  );
+}
+
+/** A full replace with the create body, checked like a create (nothing sent when invalid). */
+async function updateConnector(
+  ctx: CallContext,
+  connectorId: number,
+  body: ConnectorCreateInput,
+  opts?: RequestOptions,
+): Promise<Connector> {
+  const params = { path: { connector_id: checkInt('connectorId', connectorId) } };
+  await assertConnectorConfig(body.source, body.connector_specific_config);
+  return ctx.unwrap(
+    ctx.api.PATCH('/manage/admin/connector/{connector_id}', {
+      params,
+      body: sentAsGiven<ConnectorCreateRequest>({
+        ...body,
+        access_type: lowerAccess(body.access_type),
+      }),
+      fetch: ctx.via({ ...opts }),
+    }),
+    'PATCH',
+    `/manage/admin/connector/${connectorId}`,
+  );
+}
+
+function deleteConnector(
+  ctx: CallContext,
+  connectorId: number,
+  opts?: RequestOptions,
+): Promise<StatusResponse> {
+  const params = { path: { connector_id: checkInt('connectorId', connectorId) } };
+  return ctx.unwrap(
+    ctx.api.DELETE('/manage/admin/connector/{connector_id}', {
+      params,
+      fetch: ctx.via({ ...opts }),
+    }),
+    'DELETE',
+    `/manage/admin/connector/${connectorId}`,
+  );
+}
+
+/** `kis.connectors`. */
+export function connectorsResource(ctx: CallContext): KisClient['connectors'] {
+  return {
+    create: async (body, opts) => create(ctx, body, opts),
+    async associateCredential(connectorId, credentialId, body, opts) {
+      checkInt('associateCredential: connectorId', connectorId);
+      checkInt('associateCredential: credentialId', credentialId);
+      return associate(ctx, connectorId, credentialId, body, opts);
+    },
+    async dissociateCredential(connectorId, credentialId, opts) {
+      checkInt('dissociateCredential: connectorId', connectorId);
+      checkInt('dissociateCredential: credentialId', credentialId);
+      return dissociate(ctx, connectorId, credentialId, opts);
+    },
+    list: async (opts) => listConnectors(ctx, opts),
+    get: async (connectorId, opts) => getConnector(ctx, connectorId, opts),
+    update: async (connectorId, body, opts) => updateConnector(ctx, connectorId, body, opts),
+    delete: async (connectorId, opts) => deleteConnector(ctx, connectorId, opts),
+  };
 }

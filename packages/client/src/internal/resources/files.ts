@@ -4,13 +4,14 @@
  * `route-variants.ts`). Servers up to 1.9 answered a bare array of files; the answer is always
  * returned as `{ user_files, rejected_files }`.
  */
-import { ROUTE_VARIANTS } from '@kis/spec/rules';
-import type { UploadFile } from '../client.js';
-import type { paths, UserFile, UserFileUploadResponse } from '../types.js';
-import type { CallContext } from './call.js';
-import { asIs, multipartBody, toBlob, uploadForm } from './forms.js';
-import { onServedRoute } from './route-variants.js';
-import type { RequestOptions } from './transport.js';
+import { ROUTE_VARIANTS } from '@kis/rules';
+import { uploadedFile } from '../../file-id.js';
+import type { KisClient, UploadFile } from '../../kis-client.js';
+import type { RequestOptions } from '../../request-options.js';
+import type { paths, UserFile, UserFileUploadResponse } from '../../types.js';
+import type { CallContext } from '../call.js';
+import { asIs, multipartBody, toBlob, uploadForm } from '../forms.js';
+import { onServedRoute } from '../route-variants.js';
 
 const [PROJECTS_PATH, SEED_PATH] = ROUTE_VARIANTS.upload;
 
@@ -28,7 +29,7 @@ export function uploadAnswer(data: UserFileUploadResponse | UserFile[]): UserFil
 }
 
 /** `files.upload`: one `files` part per file. Retried only when the server surely did nothing. */
-export async function upload(
+async function upload(
   ctx: CallContext,
   input: UploadFile | readonly UploadFile[],
   opts: RequestOptions | undefined,
@@ -39,12 +40,12 @@ export async function upload(
   const pending = onServedRoute(ctx.routes, 'upload', (i) => {
     index = i;
     return i === 0
-      ? ctx.inner.POST(PROJECTS_PATH, {
+      ? ctx.api.POST(PROJECTS_PATH, {
           body: multipartBody<ProjectsForm>(form),
           bodySerializer: asIs,
           fetch,
         })
-      : ctx.inner.POST(SEED_PATH, {
+      : ctx.api.POST(SEED_PATH, {
           body: multipartBody<SeedForm>(form),
           bodySerializer: asIs,
           fetch,
@@ -55,11 +56,22 @@ export async function upload(
 }
 
 /** One file uploaded, with the name it went by (to find it in the answer). */
-export async function uploadOne(
+async function uploadOne(
   ctx: CallContext,
   file: UploadFile,
   opts: RequestOptions | undefined,
 ): Promise<{ answer: UserFileUploadResponse; name: string }> {
   const { name } = toBlob(file, 'file-1', 'files.uploadImage: file');
   return { answer: await upload(ctx, file, opts), name };
+}
+
+/** `kis.files`. */
+export function filesResource(ctx: CallContext): KisClient['files'] {
+  return {
+    upload: async (input, opts) => upload(ctx, input, opts),
+    async uploadImage(file, opts) {
+      const { answer, name } = await uploadOne(ctx, file, opts);
+      return uploadedFile(answer, name);
+    },
+  };
 }

@@ -1,168 +1,35 @@
 /**
- * The listing, update and delete calls of connectors, credentials and pairs that deployed servers
- * have (`docs/deployed-servers.md`, "Listing, updating and deleting"): what `kis.plan` reads and
- * `kis.apply` changes. Loaded with the lazy part.
+ * `kis.pairs`: connector/credential pairs on deployed servers (`docs/deployed-servers.md`,
+ * "Listing, updating and deleting"): listing, detail, renaming, pausing and deletion.
  */
-import { APIError } from '../errors.js';
-import type {
-  CcPairFullInfo,
-  CcPairStatus,
-  Connector,
-  ConnectorCreateRequest,
-  ConnectorStatus,
-  Credential,
-  CredentialBase,
-  CredentialDataUpdateRequest,
-  StatusResponse,
-} from '../types.js';
-import type { CallContext } from './call.js';
-import type { RequestOptions } from './transport.js';
+import { APIError } from '../../errors.js';
+import type { KisClient } from '../../kis-client.js';
+import type { RequestOptions } from '../../request-options.js';
+import type { CcPairFullInfo, CcPairStatus, ConnectorStatus } from '../../types.js';
+import type { CallContext } from '../call.js';
+import { checkInt } from '../options.js';
 
-const id = (name: string, value: number) => {
-  if (!Number.isInteger(value) || value < 0) {
-    throw new TypeError(`${name} must be an integer ≥ 0 (got ${String(value)})`);
-  }
-  return value;
-};
+const id = (name: string, value: number) => checkInt(name, value);
 
-export function listConnectors(ctx: CallContext, opts?: RequestOptions): Promise<Connector[]> {
-  const path = '/manage/connector';
-  return ctx.unwrap(ctx.inner.GET(path, { fetch: ctx.via({ ...opts }) }), 'GET', path);
-}
-
-export function getConnector(
-  ctx: CallContext,
-  connectorId: number,
-  opts?: RequestOptions,
-): Promise<Connector> {
-  const params = { path: { connector_id: id('connectorId', connectorId) } };
-  return ctx.unwrap(
-    ctx.inner.GET('/manage/connector/{connector_id}', { params, fetch: ctx.via({ ...opts }) }),
-    'GET',
-    `/manage/connector/${connectorId}`,
-  );
-}
-
-export function updateConnector(
-  ctx: CallContext,
-  connectorId: number,
-  body: ConnectorCreateRequest,
-  opts?: RequestOptions,
-): Promise<Connector> {
-  const params = { path: { connector_id: id('connectorId', connectorId) } };
-  return ctx.unwrap(
-    ctx.inner.PATCH('/manage/admin/connector/{connector_id}', {
-      params,
-      body,
-      fetch: ctx.via({ ...opts }),
-    }),
-    'PATCH',
-    `/manage/admin/connector/${connectorId}`,
-  );
-}
-
-export function deleteConnector(
-  ctx: CallContext,
-  connectorId: number,
-  opts?: RequestOptions,
-): Promise<StatusResponse> {
-  const params = { path: { connector_id: id('connectorId', connectorId) } };
-  return ctx.unwrap(
-    ctx.inner.DELETE('/manage/admin/connector/{connector_id}', {
-      params,
-      fetch: ctx.via({ ...opts }),
-    }),
-    'DELETE',
-    `/manage/admin/connector/${connectorId}`,
-  );
-}
-
-export function getCredential(
-  ctx: CallContext,
-  credentialId: number,
-  opts?: RequestOptions,
-): Promise<Credential> {
-  const params = { path: { credential_id: id('credentialId', credentialId) } };
-  return ctx.unwrap(
-    ctx.inner.GET('/manage/credential/{credential_id}', { params, fetch: ctx.via({ ...opts }) }),
-    'GET',
-    `/manage/credential/${credentialId}`,
-  );
-}
-
-/** PUT /manage/admin/credential/{id}: sets the name and merges the keys into the stored JSON. */
-export function updateCredential(
-  ctx: CallContext,
-  credentialId: number,
-  body: CredentialDataUpdateRequest,
-  opts?: RequestOptions,
-): Promise<Credential> {
-  const params = { path: { credential_id: id('credentialId', credentialId) } };
-  return ctx.unwrap(
-    ctx.inner.PUT('/manage/admin/credential/{credential_id}', {
-      params,
-      body,
-      fetch: ctx.via({ ...opts }),
-    }),
-    'PUT',
-    `/manage/admin/credential/${credentialId}`,
-  );
-}
-
-/** PATCH /manage/credential/{id}: replaces the stored JSON (keys left out are removed). */
-export function replaceCredentialJson(
-  ctx: CallContext,
-  credentialId: number,
-  body: CredentialBase,
-  opts?: RequestOptions,
-): Promise<Credential> {
-  const params = { path: { credential_id: id('credentialId', credentialId) } };
-  return ctx.unwrap(
-    ctx.inner.PATCH('/manage/credential/{credential_id}', {
-      params,
-      body,
-      fetch: ctx.via({ ...opts }),
-    }),
-    'PATCH',
-    `/manage/credential/${credentialId}`,
-  );
-}
-
-export function deleteCredential(
-  ctx: CallContext,
-  credentialId: number,
-  opts?: RequestOptions,
-): Promise<StatusResponse> {
-  const params = { path: { credential_id: id('credentialId', credentialId) } };
-  return ctx.unwrap(
-    ctx.inner.DELETE('/manage/credential/{credential_id}', {
-      params,
-      fetch: ctx.via({ ...opts }),
-    }),
-    'DELETE',
-    `/manage/credential/${credentialId}`,
-  );
-}
-
-export function listPairs(ctx: CallContext, opts?: RequestOptions): Promise<ConnectorStatus[]> {
+function listPairs(ctx: CallContext, opts?: RequestOptions): Promise<ConnectorStatus[]> {
   const path = '/manage/admin/connector/status';
-  return ctx.unwrap(ctx.inner.GET(path, { fetch: ctx.via({ ...opts }) }), 'GET', path);
+  return ctx.unwrap(ctx.api.GET(path, { fetch: ctx.via({ ...opts }) }), 'GET', path);
 }
 
-export function getPair(
+function getPair(
   ctx: CallContext,
   ccPairId: number,
   opts?: RequestOptions,
 ): Promise<CcPairFullInfo> {
   const params = { path: { cc_pair_id: id('ccPairId', ccPairId) } };
   return ctx.unwrap(
-    ctx.inner.GET('/manage/admin/cc-pair/{cc_pair_id}', { params, fetch: ctx.via({ ...opts }) }),
+    ctx.api.GET('/manage/admin/cc-pair/{cc_pair_id}', { params, fetch: ctx.via({ ...opts }) }),
     'GET',
     `/manage/admin/cc-pair/${ccPairId}`,
   );
 }
 
-export async function renamePair(
+async function renamePair(
   ctx: CallContext,
   ccPairId: number,
   name: string,
@@ -173,7 +40,7 @@ export async function renamePair(
   }
   const params = { path: { cc_pair_id: id('ccPairId', ccPairId) }, query: { new_name: name } };
   await ctx.unwrap(
-    ctx.inner.PUT('/manage/admin/cc-pair/{cc_pair_id}/name', {
+    ctx.api.PUT('/manage/admin/cc-pair/{cc_pair_id}/name', {
       params,
       fetch: ctx.via({ ...opts }),
     }),
@@ -182,7 +49,7 @@ export async function renamePair(
   );
 }
 
-export async function setPairStatus(
+async function setPairStatus(
   ctx: CallContext,
   ccPairId: number,
   status: Extract<CcPairStatus, 'ACTIVE' | 'PAUSED'>,
@@ -190,7 +57,7 @@ export async function setPairStatus(
 ): Promise<void> {
   const params = { path: { cc_pair_id: id('ccPairId', ccPairId) } };
   await ctx.unwrap(
-    ctx.inner.PUT('/manage/admin/cc-pair/{cc_pair_id}/status', {
+    ctx.api.PUT('/manage/admin/cc-pair/{cc_pair_id}/status', {
       params,
       body: { status },
       fetch: ctx.via({ ...opts }),
@@ -204,7 +71,7 @@ export async function setPairStatus(
  * POST /manage/admin/deletion-attempt: the server removes the pair's documents from the index,
  * then the pair, then the connector if no pair is left, in the background. Repeating it is safe.
  */
-export async function requestPairDeletion(
+async function requestPairDeletion(
   ctx: CallContext,
   connectorId: number,
   credentialId: number,
@@ -215,7 +82,7 @@ export async function requestPairDeletion(
     credential_id: id('credentialId', credentialId),
   };
   const path = '/manage/admin/deletion-attempt';
-  await ctx.unwrap(ctx.inner.POST(path, { body, fetch: ctx.via({ ...opts }) }), 'POST', path);
+  await ctx.unwrap(ctx.api.POST(path, { body, fetch: ctx.via({ ...opts }) }), 'POST', path);
 }
 
 export interface WaitOptions extends RequestOptions {
@@ -224,7 +91,7 @@ export interface WaitOptions extends RequestOptions {
 }
 
 /** Polls GET /manage/admin/cc-pair/{id} until it answers 404; rejects after `waitMs`. */
-export async function waitUntilPairGone(
+async function waitUntilPairGone(
   ctx: CallContext,
   ccPairId: number,
   opts: WaitOptions = {},
@@ -247,4 +114,17 @@ export async function waitUntilPairGone(
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 5_000);
   }
+}
+
+/** `kis.pairs`. */
+export function pairsResource(ctx: CallContext): KisClient['pairs'] {
+  return {
+    list: async (opts) => listPairs(ctx, opts),
+    get: async (ccPairId, opts) => getPair(ctx, ccPairId, opts),
+    rename: async (ccPairId, name, opts) => renamePair(ctx, ccPairId, name, opts),
+    setStatus: async (ccPairId, status, opts) => setPairStatus(ctx, ccPairId, status, opts),
+    requestDeletion: async (connectorId, credentialId, opts) =>
+      requestPairDeletion(ctx, connectorId, credentialId, opts),
+    waitUntilGone: async (ccPairId, opts) => waitUntilPairGone(ctx, ccPairId, opts),
+  };
 }

@@ -1,9 +1,9 @@
 /** `credentials.updatePrivateKey`: the seed's multipart replacement of a credential's key file. */
-import type { PrivateKeyUpdate } from '../client.js';
-import type { CredentialBase, paths } from '../types.js';
-import type { CallContext } from './call.js';
-import { asIs, multipartBody, privateKeyForm } from './forms.js';
-import type { RequestOptions } from './transport.js';
+import type { PrivateKeyUpdate } from '../../kis-client.js';
+import type { RequestOptions } from '../../request-options.js';
+import type { CredentialBase, paths } from '../../types.js';
+import type { CallContext } from '../call.js';
+import { asIs, multipartBody, privateKeyForm } from '../forms.js';
 
 const PATH = '/manage/admin/credential/private-key/{credential_id}';
 type Form = paths[typeof PATH]['put']['requestBody']['content']['multipart/form-data'];
@@ -14,7 +14,7 @@ export function updatePrivateKey(
   input: PrivateKeyUpdate,
   opts: RequestOptions | undefined,
 ): Promise<CredentialBase> {
-  const pending = ctx.inner.PUT(PATH, {
+  const pending = ctx.api.PUT(PATH, {
     params: { path: { credential_id: credentialId } },
     body: multipartBody<Form>(privateKeyForm(input)),
     bodySerializer: asIs,

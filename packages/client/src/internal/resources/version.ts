@@ -2,18 +2,18 @@
  * `kis.version()`: the server's release from `GET /version` (deployed servers). A server without
  * the route (one that follows the seed) resolves null rather than failing.
  */
-import { isRouteNotFound } from '@kis/spec/rules';
-import type { ServerVersion } from '../client.js';
-import { APIError } from '../errors.js';
-import type { CallContext } from './call.js';
-import type { RequestOptions } from './transport.js';
+import { isRouteNotFound } from '@kis/rules';
+import { APIError } from '../../errors.js';
+import type { ServerVersion } from '../../kis-client.js';
+import type { RequestOptions } from '../../request-options.js';
+import type { CallContext } from '../call.js';
 
 export async function serverVersion(
   ctx: CallContext,
   opts: RequestOptions | undefined,
 ): Promise<ServerVersion | null> {
   try {
-    const pending = ctx.inner.GET('/version', { fetch: ctx.via({ ...opts }) });
+    const pending = ctx.api.GET('/version', { fetch: ctx.via({ ...opts }) });
     const data = await ctx.unwrap(pending, 'GET', '/version');
     return { backendVersion: data.backend_version };
   } catch (err) {

@@ -1,0 +1,77 @@
+/** Everything `@kis/client` exports besides `createKisClient`, shared by its two entry points. */
+export {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  type ClientValidationIssue,
+  ConfigValidationError,
+  ConflictError,
+  ConnectorSetupError,
+  type ConnectorSetupProblem,
+  DesiredStateError,
+  type DesiredStateIssue,
+  DocumentValidationError,
+  HtmlResponseError,
+  InternalServerError,
+  KisError,
+  type KisErrorInit,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+  type ValidationIssue,
+} from './errors.js';
+export { getFileId } from './file-id.js';
+export type {
+  IngestEngine,
+  IngestInput,
+  IngestItem,
+  IngestManyOptions,
+  IngestProgress,
+  IngestResult,
+  IngestRun,
+  IngestStatus,
+  IngestSummary,
+  IngestTools,
+} from './ingest.js';
+export { lowerAccess } from './internal/access.js';
+export type { BackoffOptions } from './internal/backoff.js';
+export { type PreparedIngestion, prepareIngestion } from './internal/bulk/prepare.js';
+export { isItem as isIngestItem } from './internal/bulk/source.js';
+export { RunUploads as ImageUploads } from './internal/bulk/uploads.js';
+export { closeValues } from './internal/close-values.js';
+export {
+  connectorConfigIssues,
+  credentialJsonIssues,
+  defaultInputType,
+  specEnums,
+} from './internal/config-check.js';
+export { insecureHttpRefusal, isLoopbackHost } from './internal/insecure-http.js';
+export { checkIngestionRequest } from './internal/validate.js';
+export {
+  canonicalJson,
+  contentHash,
+  type IngestJournal,
+  type JournalEntry,
+  sha256Hex,
+  type UploadEntry,
+} from './journal.js';
+export type {
+  AssociationResult,
+  IngestDocumentOptions,
+  IngestDocumentResult,
+  KisClient,
+  KisClientOptions,
+  PrivateKeyUpdate,
+  ServerVersion,
+  SetupConnectorInput,
+  SetupConnectorResult,
+} from './kis-client.js';
+export type { Logger, LogLevel } from './logging.js';
+export type { RequestOptions, RetryEvent } from './request-options.js';
+export type * from './types.js';
+export type { UploadFile } from './upload-file.js';

@@ -1,0 +1,28 @@
+/** `kis.ingestMany`: its arguments checked at the call (a TypeError naming the argument), then the run. */
+import type { IngestEngine, IngestInput, IngestManyOptions, IngestRun } from '../../ingest.js';
+import { BulkRun } from './run.js';
+
+export function startIngestRun(
+  engine: IngestEngine,
+  source: Iterable<IngestInput> | AsyncIterable<IngestInput>,
+  options: IngestManyOptions = {},
+): IngestRun {
+  if (
+    source === null ||
+    typeof source !== 'object' ||
+    !(Symbol.iterator in source || Symbol.asyncIterator in source)
+  ) {
+    throw new TypeError(
+      'ingestMany(source): source must be an Iterable or AsyncIterable of documents',
+    );
+  }
+  const c = options.concurrency;
+  if (c !== undefined && !(Number.isInteger(c) && c >= 1)) {
+    throw new TypeError(`ingestMany: concurrency must be an integer ≥ 1 (got ${String(c)})`);
+  }
+  const p = options.ccPairId;
+  if (p !== undefined && p !== null && !(Number.isInteger(p) && p >= 0)) {
+    throw new TypeError(`ingestMany: ccPairId must be an integer ≥ 0 (got ${String(p)})`);
+  }
+  return new BulkRun(engine, source, options);
+}

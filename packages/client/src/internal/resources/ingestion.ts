@@ -1,0 +1,73 @@
+/**
+ * `kis.ingestion`: the ingestion call (the bulk hot path: one per document), the listings of
+ * ingested documents, and deletion by stored id.
+ */
+import type { KisClient } from '../../kis-client.js';
+import type { CallControl, RequestOptions } from '../../request-options.js';
+import type {
+  IngestedDocumentSummary,
+  IngestionRequestInput,
+  IngestionResult,
+  StatusResponse,
+} from '../../types.js';
+import type { CallContext } from '../call.js';
+import { ingestionAsGiven } from '../new-source.js';
+import { checkInt } from '../options.js';
+
+const INGESTION = '/svc-api/ingestion';
+
+/** POST /svc-api/ingestion with the call's controls (bulk runs pass their own). */
+export function ingest(
+  ctx: CallContext,
+  body: IngestionRequestInput,
+  control: CallControl,
+): Promise<IngestionResult> {
+  const pending = ctx.api.POST(INGESTION, {
+    body: ingestionAsGiven(body),
+    fetch: ctx.via(control),
+  });
+  return ctx.unwrap(pending, 'POST', INGESTION);
+}
+
+export function listConnectorDocuments(
+  ctx: CallContext,
+  ccPairId: number,
+  opts?: RequestOptions,
+): Promise<IngestedDocumentSummary[]> {
+  const params = { path: { cc_pair_id: checkInt('listConnectorDocuments: ccPairId', ccPairId) } };
+  return ctx.unwrap(
+    ctx.api.GET('/svc-api/connector-docs/{cc_pair_id}', { params, fetch: ctx.via({ ...opts }) }),
+    'GET',
+    `/svc-api/connector-docs/${ccPairId}`,
+  );
+}
+
+async function deleteDocument(
+  ctx: CallContext,
+  documentId: string,
+  opts?: RequestOptions,
+): Promise<StatusResponse | null> {
+  if (typeof documentId !== 'string' || documentId === '') {
+    throw new TypeError('ingestion.delete: documentId must be a non-empty string');
+  }
+  const data = await ctx.unwrap(
+    ctx.api.DELETE('/svc-api/ingestion/{document_id}', {
+      params: { path: { document_id: documentId } },
+      fetch: ctx.via({ ...opts }),
+    }),
+    'DELETE',
+    `/svc-api/ingestion/${encodeURIComponent(documentId)}`,
+  );
+  return data ?? null;
+}
+
+/** `kis.ingestion`. */
+export function ingestionResource(ctx: CallContext): KisClient['ingestion'] {
+  return {
+    ingest: async (request, opts) => ingest(ctx, request, { ...opts }),
+    list: async (opts) =>
+      ctx.unwrap(ctx.api.GET(INGESTION, { fetch: ctx.via({ ...opts }) }), 'GET', INGESTION),
+    delete: async (documentId, opts) => deleteDocument(ctx, documentId, opts),
+    listConnectorDocuments: async (ccPairId, opts) => listConnectorDocuments(ctx, ccPairId, opts),
+  };
+}

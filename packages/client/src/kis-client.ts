@@ -1,0 +1,315 @@
+/**
+ * The typed client's surface: `KisClient`, its options and the inputs and results of its
+ * methods. Types only; `createKisClient` (client.ts) builds one.
+ */
+import type { Client } from 'openapi-fetch';
+import type { DoctorOptions, DoctorReport } from './doctor.js';
+import type { IngestInput, IngestManyOptions, IngestRun } from './ingest.js';
+import type { BackoffOptions } from './internal/backoff.js';
+import type { Logger, LogLevel } from './logging.js';
+import type { RequestOptions } from './request-options.js';
+import type {
+  CcPairFullInfo,
+  Connector,
+  ConnectorCreateInput,
+  ConnectorCredentialPairMetadata,
+  ConnectorStatus,
+  Credential,
+  CredentialBase,
+  CredentialCreateInput,
+  CredentialDataUpdateRequest,
+  IngestedDocumentSummary,
+  IngestionDocumentInput,
+  IngestionRequestInput,
+  IngestionResult,
+  KnownOrNewSource,
+  ObjectCreationIdResponse,
+  paths,
+  StatusResponse,
+  UserFile,
+  UserFileUploadResponse,
+} from './types.js';
+import type { UploadFile } from './upload-file.js';
+
+export type { UploadFile };
+
+export interface KisClientOptions {
+  /** API root including the `/api` prefix, e.g. `https://kis.example.com/api`. */
+  baseUrl: string;
+  /** API key sent as `Authorization: Bearer <key>`. Never logged or stored on errors. */
+  apiKey: string;
+  /**
+   * Custom fetch (tests, proxies, instrumented fetch). Default: under Node, undici's `request`
+   * on a keep-alive `Agent` (about half the CPU per call of Node's fetch); elsewhere
+   * `globalThis.fetch`.
+   */
+  fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * Send the API key over plain `http://` to a host other than this machine. Refused by default:
+   * anyone on the network path could read the key. Loopback addresses are always allowed.
+   */
+  allowInsecureHttp?: boolean | undefined;
+  /** Retries after the first attempt, for 408/409/429/5xx, connection failures and time-outs. Default 2. */
+  maxRetries?: number | undefined;
+  /** Time-out of each attempt in ms (the whole answer must arrive within it). Default 120 000. */
+  timeoutMs?: number | undefined;
+  /** `off` | `error` | `warn` | `info` | `debug`. Default: `KIS_LOG`, else `warn`. */
+  logLevel?: LogLevel | undefined;
+  /** Where log lines go. Default: `console`. */
+  logger?: Logger | undefined;
+  /** Headers added to every request (e.g. `user-agent`). */
+  headers?: Record<string, string> | undefined;
+  /** Backoff tuning: `{ initialDelayMs: 500, maxDelayMs: 8000 }` by default. */
+  backoff?: Partial<BackoffOptions> | undefined;
+}
+
+export interface PrivateKeyUpdate {
+  /** Display name of the credential. */
+  name: string;
+  /** The credential's configuration: an object (serialized for you) or a JSON object string. */
+  credentialJson: Record<string, unknown> | string;
+  /** The private-key file (a PKCS#12 `.pfx` on deployed servers). */
+  file: UploadFile;
+  /** Key inside `credential_json` under which the server stores the processed file. */
+  fieldKey: string;
+  /** Kind of file, e.g. `sharepoint_pfx_file`. */
+  typeDefinitionKey: string;
+}
+
+export interface SetupConnectorInput<S extends KnownOrNewSource = KnownOrNewSource> {
+  /** The connector to create (`access_type` is sent lower-case; any source value). */
+  connector: ConnectorCreateInput<S>;
+  /**
+   * `'auto'` (default): `0` for a source that needs no credential (the rule book's list), else
+   * the one credential whose `source` matches; or an explicit credential id.
+   */
+  credential?: 'auto' | number | undefined;
+  /** Overrides for the association body (default: the connector's name, access type and groups). */
+  association?: Partial<ConnectorCredentialPairMetadata> | undefined;
+}
+
+export interface SetupConnectorResult {
+  connectorId: number;
+  credentialId: number;
+  /** The new pair id from the association answer, or null when the server gave none. */
+  ccPairId: number | null;
+}
+
+/** The association's answer, with the pair id it carries, if any. */
+export interface AssociationResult extends StatusResponse {
+  /**
+   * The new pair's id (`data` of a `success: true` answer), else null. A pair that already exists
+   * answers `success: false`, and deployed servers put the connector id in `data` then.
+   */
+  ccPairId: number | null;
+}
+
+/** The server's release, from `GET /version`. */
+export interface ServerVersion {
+  /** e.g. `v4.6.1`. */
+  backendVersion: string;
+}
+
+export interface IngestDocumentOptions extends RequestOptions {
+  /** Pair the document is attached to. Omitted: the server's default pair. */
+  ccPairId?: number | null | undefined;
+  /** Validate against the spec before sending (default true). */
+  validate?: boolean | undefined;
+}
+
+export interface IngestDocumentResult {
+  /** Id the document is stored under. */
+  documentId: string;
+  /** True when an existing document was updated. */
+  alreadyExisted: boolean;
+}
+
+export interface KisClient {
+  /** The normalized base URL (no trailing slash). */
+  readonly baseUrl: string;
+  /**
+   * The raw openapi-fetch client, typed by the spec's `paths`, with auth, retries, time-outs and
+   * logging. Keeps openapi-fetch's `{ data, error, response }` result for non-2xx answers;
+   * throws `APIConnectionError`/`APITimeoutError`/`APIUserAbortError`/`HtmlResponseError`.
+   * Per-call controls: `signal` in the init, or `kis.apiWith({ timeoutMs, maxRetries })`.
+   */
+  readonly api: Client<paths>;
+  /**
+   * The raw client with per-call controls (`timeoutMs`, `maxRetries`, `signal`, `headers`) for
+   * every call made through it: `kis.apiWith({ timeoutMs: 5_000 }).GET('/svc-api/ingestion')`.
+   */
+  apiWith(options: RequestOptions): Client<paths>;
+  readonly connectors: {
+    /**
+     * POST /manage/admin/connector, after checking `connector_specific_config` against the
+     * source's schema (`ConfigValidationError`, nothing sent). Not retried after a response may
+     * have been lost.
+     */
+    create<S extends KnownOrNewSource>(
+      body: ConnectorCreateInput<S>,
+      options?: RequestOptions,
+    ): Promise<ObjectCreationIdResponse>;
+    /**
+     * PUT /manage/connector/{connectorId}/credential/{credentialId} (deployed servers), else the
+     * seed's /manage/admin/... path. The body always has a `name` (default
+     * `"Connector 7 / Credential 3"`) and a lower-case `access_type` (default `public`).
+     */
+    associateCredential(
+      connectorId: number,
+      credentialId: number,
+      body?: ConnectorCredentialPairMetadata,
+      options?: RequestOptions,
+    ): Promise<AssociationResult>;
+    /**
+     * DELETE /manage/connector/{connectorId}/credential/{credentialId}: removes the pair at once,
+     * documents left in the index (deployed servers; `success: false` when there was no pair).
+     */
+    dissociateCredential(
+      connectorId: number,
+      credentialId: number,
+      options?: RequestOptions,
+    ): Promise<StatusResponse>;
+    /** GET /manage/connector: every connector but the ingestion one, with its credential ids. */
+    list(options?: RequestOptions): Promise<Connector[]>;
+    /** GET /manage/connector/{connectorId} (`NotFoundError` when unknown). */
+    get(connectorId: number, options?: RequestOptions): Promise<Connector>;
+    /**
+     * PATCH /manage/admin/connector/{connectorId}: a full replace with the create body (a left-out
+     * `refresh_freq` becomes null).
+     */
+    update<S extends KnownOrNewSource>(
+      connectorId: number,
+      body: ConnectorCreateInput<S>,
+      options?: RequestOptions,
+    ): Promise<Connector>;
+    /**
+     * DELETE /manage/admin/connector/{connectorId}: removes the connector and its pairs at once,
+     * leaving their documents in the index (`pairs.requestDeletion` cleans the index).
+     */
+    delete(connectorId: number, options?: RequestOptions): Promise<StatusResponse>;
+  };
+  readonly pairs: {
+    /** GET /manage/admin/connector/status: every pair with its connector and credential. */
+    list(options?: RequestOptions): Promise<ConnectorStatus[]>;
+    /** GET /manage/admin/cc-pair/{ccPairId}: one pair with its status (`NotFoundError` when gone). */
+    get(ccPairId: number, options?: RequestOptions): Promise<CcPairFullInfo>;
+    /** PUT /manage/admin/cc-pair/{ccPairId}/name. */
+    rename(ccPairId: number, name: string, options?: RequestOptions): Promise<void>;
+    /** PUT /manage/admin/cc-pair/{ccPairId}/status. */
+    setStatus(
+      ccPairId: number,
+      status: 'ACTIVE' | 'PAUSED',
+      options?: RequestOptions,
+    ): Promise<void>;
+    /**
+     * POST /manage/admin/deletion-attempt: the server removes the pair's documents, the pair,
+     * then the connector if it has no pair left, in the background (`waitUntilGone`).
+     */
+    requestDeletion(
+      connectorId: number,
+      credentialId: number,
+      options?: RequestOptions,
+    ): Promise<void>;
+    /** Polls the pair until the server no longer has it (default: up to 10 minutes). */
+    waitUntilGone(
+      ccPairId: number,
+      options?: RequestOptions & { waitMs?: number | undefined },
+    ): Promise<void>;
+  };
+  readonly credentials: {
+    /** GET /manage/admin/credential. */
+    list(options?: RequestOptions): Promise<Credential[]>;
+    /**
+     * POST /manage/credential, after checking `credential_json` against the source's keys
+     * (`ConfigValidationError`, nothing sent; values never shown). Not retried after a response
+     * may have been lost.
+     */
+    create<S extends KnownOrNewSource>(
+      body: CredentialCreateInput<S>,
+      options?: RequestOptions,
+    ): Promise<ObjectCreationIdResponse>;
+    /** GET /manage/credential/{credentialId}, its values masked (servers answer 401 when unknown). */
+    get(credentialId: number, options?: RequestOptions): Promise<Credential>;
+    /**
+     * PUT /manage/admin/credential/{credentialId}: sets the name and merges `credential_json`
+     * into the stored keys (a key cannot be removed this way).
+     */
+    update(
+      credentialId: number,
+      body: CredentialDataUpdateRequest,
+      options?: RequestOptions,
+    ): Promise<Credential>;
+    /**
+     * PATCH /manage/credential/{credentialId}: replaces the name and the whole `credential_json`
+     * (keys left out are removed).
+     */
+    replace(
+      credentialId: number,
+      body: CredentialBase,
+      options?: RequestOptions,
+    ): Promise<Credential>;
+    /** DELETE /manage/credential/{credentialId} (400 when unknown or still used by a pair). */
+    delete(credentialId: number, options?: RequestOptions): Promise<StatusResponse>;
+    /** PUT /manage/admin/credential/private-key/{credentialId} (multipart). */
+    updatePrivateKey(
+      credentialId: number,
+      input: PrivateKeyUpdate,
+      options?: RequestOptions,
+    ): Promise<CredentialBase>;
+  };
+  readonly files: {
+    /**
+     * POST /user/projects/file/upload (deployed servers), else the seed's /user/file/upload
+     * (multipart, one `files` part per file). A bare-array answer (servers up to 1.9) comes back
+     * as `{ user_files, rejected_files: [] }`.
+     */
+    upload(
+      files: UploadFile | readonly UploadFile[],
+      options?: RequestOptions,
+    ): Promise<UserFileUploadResponse>;
+    /** Upload one image; resolves with its `file_id` (the value of `image_file_id`). */
+    uploadImage(
+      file: UploadFile,
+      options?: RequestOptions,
+    ): Promise<{ fileId: string; file: UserFile }>;
+  };
+  readonly ingestion: {
+    /** POST /svc-api/ingestion, as given (no validation, no id fixing). */
+    ingest(request: IngestionRequestInput, options?: RequestOptions): Promise<IngestionResult>;
+    /** GET /svc-api/ingestion. */
+    list(options?: RequestOptions): Promise<IngestedDocumentSummary[]>;
+    /** DELETE /svc-api/ingestion/{documentId} (the stored id). */
+    delete(documentId: string, options?: RequestOptions): Promise<StatusResponse | null>;
+    /** GET /svc-api/connector-docs/{ccPairId}. */
+    listConnectorDocuments(
+      ccPairId: number,
+      options?: RequestOptions,
+    ): Promise<IngestedDocumentSummary[]>;
+  };
+  /** GET /version: the server's release, or null when it has no such route (seed servers). */
+  version(options?: RequestOptions): Promise<ServerVersion | null>;
+  /**
+   * Checks the server, the base URL and the key with requests that change nothing: it answers,
+   * the base URL includes /api, the key is accepted and can manage connectors, which route
+   * variants and release the server has, and (with `ccPairId`) that the pair exists.
+   */
+  doctor(options?: DoctorOptions): Promise<DoctorReport>;
+  /**
+   * Create a connector, resolve its credential and associate them: the seed's three steps. The
+   * config is checked against the source's schema before the first request.
+   */
+  setupConnector<S extends KnownOrNewSource>(
+    input: SetupConnectorInput<S>,
+    options?: RequestOptions,
+  ): Promise<SetupConnectorResult>;
+  /** Validate, fix the id, send one document. */
+  ingestDocument(
+    document: IngestionDocumentInput,
+    options?: IngestDocumentOptions,
+  ): Promise<IngestDocumentResult>;
+  /** Bulk ingestion with bounded concurrency, retries, throttling, progress and resume. */
+  ingestMany(
+    source: Iterable<IngestInput> | AsyncIterable<IngestInput>,
+    options?: IngestManyOptions,
+  ): IngestRun;
+}
