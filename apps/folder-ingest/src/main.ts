@@ -1,6 +1,6 @@
 /**
  * Ingest a folder: every text file (.txt, .md… : the `text` kind of the rule book's `FILE_KINDS`,
- * `@kis/spec/rules`) under a directory becomes one document, pushed with
+ * `@kis/rules`) under a directory becomes one document, pushed with
  * `ingestMany` (bounded concurrency, retries, one bad file never stops the rest) and recorded in
  * a journal so an interrupted run resumes without re-sending what the server acknowledged.
  *
@@ -19,8 +19,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { createKisClient, type IngestionDocument } from '@kis/client';
-import { openJournal } from '@kis/client/node';
-import { fileKindOf } from '@kis/spec/rules';
+import { openJournal } from '@kis/node';
+import { fileKindOf } from '@kis/rules';
 
 const folder = process.argv[2];
 const { KIS_BASE_URL: baseUrl, KIS_API_KEY: apiKey } = process.env;
@@ -33,7 +33,7 @@ const dir: string = folder;
 const kis = createKisClient({ baseUrl, apiKey });
 
 // 1. The pair the documents belong to: given, or a new `file` connector. `file` needs no secret
-//    (`needsCredential('file')` of `@kis/spec/rules` is false), so `auto` takes the default empty
+//    (`needsCredential('file')` of `@kis/rules` is false), so `auto` takes the default empty
 //    credential for it.
 const SOURCE = 'file';
 let ccPairId = process.env.KIS_CC_PAIR_ID ? Number(process.env.KIS_CC_PAIR_ID) : null;

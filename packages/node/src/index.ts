@@ -1,13 +1,34 @@
 /**
- * @kis/client/node: Node-only helpers. The core (`@kis/client`) stays browser-safe.
+ * @kis/node: kis under Node, on `@kis/client`: sources of documents (folders, with text
+ * extraction; JSONL files), the resumable file journal, `sync` of a pair with a source, and
+ * declarative set-up (`plan`/`apply` of what `kis.yaml` holds). Extraction libraries are optional
+ * peers: a missing one fails the files that need it, with the package to install.
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { contentTypeOf } from '@kis/spec/rules';
-import type { UploadFile } from '../client.js';
+import type { UploadFile } from '@kis/client';
+import { contentTypeOf } from '@kis/rules';
 
-export { closeValues } from '../internal/close-values.js';
-export { FileJournal, type FileJournalOptions, openJournal } from './journal.js';
+export { apply } from './declarative/apply.js';
+export { plan } from './declarative/plan.js';
+export type {
+  AppliedChange,
+  ApplyOptions,
+  ApplyPlan,
+  ApplyResult,
+  DesiredConnector,
+  DesiredCredential,
+  DesiredState,
+  FieldChange,
+  PlanAction,
+  PlannedChange,
+  PlannedConnector,
+  PlannedCredential,
+  PlannedPair,
+  PlanOptions,
+  SecretRecords,
+} from './declarative/types.js';
+export { FileJournal, type FileJournalOptions, openJournal } from './journal/index.js';
 export { FileSecretRecords } from './secret-records.js';
 export {
   type Extracted,
@@ -23,6 +44,18 @@ export type { ItemOptions, SourceItem } from './sources/items.js';
 export { describeJsonType, isPlainObject, lineColumn, parseJsonText } from './sources/json-text.js';
 export { countJsonlLines, type JsonlSourceOptions, jsonlSource } from './sources/jsonl.js';
 export { fileKey } from './sources/walk.js';
+export { sync } from './sync/index.js';
+export type {
+  SyncAction,
+  SyncItem,
+  SyncOptions,
+  SyncPlan,
+  SyncPlanEntry,
+  SyncResult,
+  SyncRun,
+  SyncSession,
+  SyncSummary,
+} from './sync/types.js';
 
 /**
  * Read a file for `files.upload`/`files.uploadImage`/`credentials.updatePrivateKey`: its bytes,

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { SecretRecords } from '../declarative.js';
+import type { SecretRecords } from './declarative/types.js';
 
 interface Content {
   kis: 'apply-secrets';

@@ -1,5 +1,5 @@
 /**
- * `kis.plan` and `kis.apply` against the emulator in both profiles: every problem of a desired
+ * `plan` and `apply` against the emulator in both profiles: every problem of a desired
  * state at once before any request, matching by name and source, secrets compared with what was
  * sent (never with masked answers), duplicates and leftovers reported, an apply that stops at the
  * first failure and converges on the next.
@@ -7,17 +7,17 @@
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createKisClient, DesiredStateError, type KisClient } from '@kis/client';
 import { type Emulator, startEmulator } from '@kis/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ENTRY_KEYS } from '../src/declarative/validate.js';
 import {
-  createKisClient,
+  apply,
   type DesiredState,
-  DesiredStateError,
-  type KisClient,
+  FileSecretRecords,
   type PlannedChange,
+  plan as planOf,
 } from '../src/index.js';
-import { ENTRY_KEYS } from '../src/internal/declarative/validate.js';
-import { FileSecretRecords } from '../src/node/index.js';
 
 const TOKEN = 'tok-5a8e0c2f9d1b7e43';
 
@@ -91,7 +91,7 @@ describe('the desired state checks', () => {
       ],
       extra: true,
     } as unknown as DesiredState;
-    const error = await kis.plan(state).catch((e: unknown) => e);
+    const error = await planOf(kis, state).catch((e: unknown) => e);
     expect(DesiredStateError.isInstance(error)).toBe(true);
     const lines = (error as DesiredStateError).issues.map((i) => `${i.entry} ${i.path}`);
     expect(lines).toEqual(
@@ -110,7 +110,7 @@ describe('the desired state checks', () => {
 });
 
 for (const profile of ['seed', 'deployed'] as const) {
-  describe(`kis.plan and kis.apply (${profile} profile)`, () => {
+  describe(`plan and apply (${profile} profile)`, () => {
     let emulator: Emulator;
     let kis: KisClient;
     let records: FileSecretRecords;
@@ -144,8 +144,8 @@ for (const profile of ['seed', 'deployed'] as const) {
     });
 
     const applyAll = async (state: DesiredState, prune = false) => {
-      const plan = await kis.plan(state, { secrets: records, prune });
-      const result = await kis.apply(plan);
+      const plan = await planOf(kis, state, { secrets: records, prune });
+      const result = await apply(kis, plan);
       expect(result.ok, String(result.applied.at(-1)?.error)).toBe(true);
       return plan;
     };
@@ -160,7 +160,7 @@ for (const profile of ['seed', 'deployed'] as const) {
         'create pair Docs',
       ]);
       sent.length = 0;
-      const second = await kis.plan(desired(), { secrets: records });
+      const second = await planOf(kis, desired(), { secrets: records });
       expect(second.empty).toBe(true);
       expect(second.counts.unchanged).toBe(5);
       expect(bodies.join('\n')).not.toContain(TOKEN);
@@ -171,7 +171,7 @@ for (const profile of ['seed', 'deployed'] as const) {
 
     it('sends a secret again when nothing records it, and says so without its value', async () => {
       await applyAll(desired());
-      const plan = await kis.plan(desired()); // no records given
+      const plan = await planOf(kis, desired()); // no records given
       const credential = plan.changes.find((c) => c.kind === 'credential');
       expect(credential?.action).toBe('update');
       expect(credential?.changes).toEqual(
@@ -193,7 +193,7 @@ for (const profile of ['seed', 'deployed'] as const) {
         'PATCH /manage/admin/connector/N',
       ]);
       expect(
-        (await kis.plan(desired('tok-rotated-000111222', 'KIS2'), { secrets: records })).empty,
+        (await planOf(kis, desired('tok-rotated-000111222', 'KIS2'), { secrets: records })).empty,
       ).toBe(true);
     });
 
@@ -226,7 +226,7 @@ for (const profile of ['seed', 'deployed'] as const) {
           web_connector_type: 'single',
         },
       });
-      const kept = await kis.plan(desired(), { secrets: records });
+      const kept = await planOf(kis, desired(), { secrets: records });
       expect(kept.changes.find((c) => c.kind === 'connector' && c.id === stray.id)).toMatchObject({
         action: 'keep',
         note: 'not in the file; it has no pair (a half-made connector)',
@@ -251,8 +251,8 @@ for (const profile of ['seed', 'deployed'] as const) {
           return fetch(request);
         },
       });
-      const failedPlan = await failing.plan(state, { secrets: records });
-      const result = await failing.apply(failedPlan);
+      const failedPlan = await planOf(failing, state, { secrets: records });
+      const result = await apply(failing, failedPlan);
       expect(result.ok).toBe(false);
       expect(result.applied.map((a) => `${a.ok} ${a.change.kind}`)).toEqual([
         'true credential',
@@ -264,7 +264,7 @@ for (const profile of ['seed', 'deployed'] as const) {
         'unchanged credential Jira bot',
         'create connector Jira KIS',
       ]);
-      expect((await kis.plan(state, { secrets: records })).empty).toBe(true);
+      expect((await planOf(kis, state, { secrets: records })).empty).toBe(true);
     });
   });
 }

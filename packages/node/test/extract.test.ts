@@ -1,12 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { JPEG_HEAD, makeDocx, makePdf, PNG_1X1 } from '@kis/test-support';
 import { parse } from 'csv-parse/sync';
 import { compile } from 'html-to-text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExtractionError, extractFile, kindOf } from '../../src/node/sources/extract.js';
-import { csvToText, htmlToText } from '../../src/node/sources/text-formats.js';
-import { JPEG_HEAD, makeDocx, makePdf, PNG_1X1 } from './fixtures.js';
+import { ExtractionError, extractFile, kindOf } from '../src/sources/extract.js';
+import { csvToText, htmlToText } from '../src/sources/text-formats.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { contentHash, type IngestSummary, normalizeDocumentId } from '@kis/client';
+import { startLoopback } from '@kis/test-support';
 import { describe, expect, it } from 'vitest';
-import { contentHash, type IngestSummary, normalizeDocumentId } from '../src/index.js';
-import { startLoopback } from './loopback.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/ingest-child.mjs', import.meta.url));
 const KEY = 'kill-test-key-SECRET-91';

@@ -6,11 +6,11 @@ import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { createKisClient, type IngestTools } from '@kis/client';
 import { type Emulator, startEmulator } from '@kis/emulator';
+import { writeTree } from '@kis/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKisClient, type IngestTools } from '../../src/index.js';
-import { folderSource, jsonlSource, openJournal, type SourceItem } from '../../src/node/index.js';
-import { writeTree } from './fixtures.js';
+import { folderSource, jsonlSource, openJournal, type SourceItem, sync } from '../src/index.js';
 
 const tools: IngestTools = {
   imageFileId: async () => 'file-1',
@@ -136,7 +136,7 @@ describe('jsonlSource', () => {
 });
 
 for (const profile of ['seed', 'deployed'] as const) {
-  describe(`kis.sync over a folder (${profile} profile)`, () => {
+  describe(`sync over a folder (${profile} profile)`, () => {
     let emulator: Emulator;
     beforeAll(async () => {
       emulator = await startEmulator({ port: 0, dbPath: ':memory:', profile });
@@ -163,7 +163,7 @@ for (const profile of ['seed', 'deployed'] as const) {
         },
       });
       const journal = openJournal(join(root, 'journal.jsonl'), { fsync: false });
-      const sync = async () => {
+      const syncOnce = async () => {
         const source = folderSource(['kb'], { baseDir: root });
         const loads: string[] = [];
         const items = [...source].map((item) => ({
@@ -173,7 +173,7 @@ for (const profile of ['seed', 'deployed'] as const) {
             return item.load!(t);
           },
         }));
-        const session = await kis.sync(items, {
+        const session = await sync(kis, items, {
           ccPairId: ccPairId as number,
           owns: source.owns,
           prune: true,
@@ -182,12 +182,12 @@ for (const profile of ['seed', 'deployed'] as const) {
         const summary = await session.run().done();
         return { plan: session.plan, summary, loads };
       };
-      const first = await sync();
+      const first = await syncOnce();
       expect(first.summary).toMatchObject({ created: 3, failed: 0 });
 
       await writeFile(join(root, 'kb/two.md'), '2, edited');
       await unlink(join(root, 'kb/three.md'));
-      const second = await sync();
+      const second = await syncOnce();
       expect(second.plan.unchanged.map((e) => e.documentId)).toEqual(['kb%2Fone.md']);
       expect(second.plan.update.map((e) => e.documentId)).toEqual(['kb%2Ftwo.md']);
       expect(second.plan.delete.map((e) => e.documentId)).toEqual(['kb%2Fthree.md']);

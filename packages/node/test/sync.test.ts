@@ -1,18 +1,19 @@
 /**
- * `kis.sync` against the emulator in both profiles: the plan from the pair's listing, the
+ * `sync` against the emulator in both profiles: the plan from the pair's listing, the
  * journal and ownership; the requests sent are exactly what changed; prunes keep to owned ids
  * and refuse to wipe a pair; a lost journal re-sends without duplicates and still prunes.
  */
-import { type Emulator, startEmulator } from '@kis/emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
 import {
   createKisClient,
   type IngestionDocumentInput,
   type IngestJournal,
   type JournalEntry,
   type KisClient,
-  type SyncItem,
-} from '../src/index.js';
+} from '@kis/client';
+import { type Emulator, startEmulator } from '@kis/emulator';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type SyncItem, sync } from '../src/index.js';
 
 class MemoryJournal implements IngestJournal {
   readonly acked = new Map<string, string>();
@@ -38,7 +39,7 @@ const doc = (id: string, text: string): IngestionDocumentInput => ({
 });
 
 for (const profile of ['seed', 'deployed'] as const) {
-  describe(`kis.sync (${profile} profile)`, () => {
+  describe(`sync (${profile} profile)`, () => {
     let emulator: Emulator;
     let kis: KisClient;
     let ccPairId: number;
@@ -81,8 +82,8 @@ for (const profile of ['seed', 'deployed'] as const) {
       (await kis.ingestion.listConnectorDocuments(ccPairId)).map((d) => d.document_id).sort();
     const writes = () => sent.filter((s) => !s.startsWith('GET'));
 
-    async function sync(source: SyncItem[], journal: IngestJournal, extra = {}) {
-      const session = await kis.sync(source, { ccPairId, owns: ['docs/'], journal, ...extra });
+    async function syncRun(source: SyncItem[], journal: IngestJournal, extra = {}) {
+      const session = await sync(kis, source, { ccPairId, owns: ['docs/'], journal, ...extra });
       const results = [];
       if (!session.plan.refused) for await (const r of session.run()) results.push(r);
       return { plan: session.plan, results };
@@ -91,7 +92,7 @@ for (const profile of ['seed', 'deployed'] as const) {
     it('creates, then sends only what changed, and prunes only owned ids', async () => {
       const journal = new MemoryJournal();
       const v1 = [doc('docs/a', 'A'), doc('docs/b', 'B'), doc('docs/c', 'C')];
-      const first = await sync(v1, journal, { prune: true });
+      const first = await syncRun(v1, journal, { prune: true });
       expect(first.plan.create.map((e) => e.documentId)).toEqual([
         'docs%2Fa',
         'docs%2Fb',
@@ -102,14 +103,14 @@ for (const profile of ['seed', 'deployed'] as const) {
       expect(await ids()).toEqual(['docs%2Fa', 'docs%2Fb', 'docs%2Fc', 'other%2Fx']);
 
       sent.length = 0;
-      const again = await sync(v1, journal, { prune: true });
+      const again = await syncRun(v1, journal, { prune: true });
       expect(again.plan.unchanged).toHaveLength(3);
       expect(again.results).toEqual([]);
       expect(writes()).toEqual([]);
 
       sent.length = 0;
       const v2 = [doc('docs/a', 'A'), doc('docs/b', 'B2'), doc('docs/d', 'D')];
-      const second = await sync(v2, journal, { prune: true });
+      const second = await syncRun(v2, journal, { prune: true });
       expect(second.plan.update.map((e) => e.documentId)).toEqual(['docs%2Fb']);
       expect(second.plan.create.map((e) => e.documentId)).toEqual(['docs%2Fd']);
       expect(second.plan.delete.map((e) => e.documentId)).toEqual(['docs%2Fc']);
@@ -131,36 +132,36 @@ for (const profile of ['seed', 'deployed'] as const) {
 
     it('without prune, reports what it would delete and deletes nothing', async () => {
       const journal = new MemoryJournal();
-      await sync([doc('docs/a', 'A'), doc('docs/b', 'B')], journal);
-      const { plan } = await sync([doc('docs/a', 'A')], journal);
+      await syncRun([doc('docs/a', 'A'), doc('docs/b', 'B')], journal);
+      const { plan } = await syncRun([doc('docs/a', 'A')], journal);
       expect(plan.delete.map((e) => e.documentId)).toEqual(['docs%2Fb']);
       expect(await ids()).toEqual(['docs%2Fa', 'docs%2Fb', 'other%2Fx']);
     });
 
     it('refuses to wipe a pair from an empty source unless forced', async () => {
       const journal = new MemoryJournal();
-      await sync([doc('docs/a', 'A'), doc('docs/b', 'B'), doc('docs/c', 'C')], journal);
+      await syncRun([doc('docs/a', 'A'), doc('docs/b', 'B'), doc('docs/c', 'C')], journal);
       sent.length = 0;
-      const refused = await sync([], journal, { prune: true });
+      const refused = await syncRun([], journal, { prune: true });
       expect(refused.plan.refused).toMatch(/would delete 3 of the 3 documents .* limit of 1/);
       expect(writes()).toEqual([]);
       await expect(
-        kis.sync([], { ccPairId, owns: ['docs/'], prune: true }).then((s) => s.run()),
+        sync(kis, [], { ccPairId, owns: ['docs/'], prune: true }).then((s) => s.run()),
       ).rejects.toThrow(/sync refused/);
-      const forced = await sync([], journal, { prune: true, force: true });
+      const forced = await syncRun([], journal, { prune: true, force: true });
       expect(forced.results.map((r) => r.status)).toEqual(['deleted', 'deleted', 'deleted']);
       expect(await ids()).toEqual(['other%2Fx']);
       // a count limit
-      await sync([doc('docs/a', 'A'), doc('docs/b', 'B')], journal);
-      const counted = await sync([], journal, { prune: true, maxDelete: 2 });
+      await syncRun([doc('docs/a', 'A'), doc('docs/b', 'B')], journal);
+      const counted = await syncRun([], journal, { prune: true, maxDelete: 2 });
       expect(counted.plan.refused).toBeUndefined();
       expect(await ids()).toEqual(['other%2Fx']);
     });
 
     it('a lost journal re-sends what it cannot prove unchanged, without duplicates, and prunes', async () => {
-      await sync([doc('docs/a', 'A'), doc('docs/b', 'B')], new MemoryJournal());
+      await syncRun([doc('docs/a', 'A'), doc('docs/b', 'B')], new MemoryJournal());
       sent.length = 0;
-      const rebuilt = await sync([doc('docs/a', 'A')], new MemoryJournal(), { prune: true });
+      const rebuilt = await syncRun([doc('docs/a', 'A')], new MemoryJournal(), { prune: true });
       expect(rebuilt.plan.update.map((e) => e.documentId)).toEqual(['docs%2Fa']);
       expect(rebuilt.plan.delete.map((e) => e.documentId)).toEqual(['docs%2Fb']);
       expect(await ids()).toEqual(['docs%2Fa', 'other%2Fx']);
@@ -177,16 +178,16 @@ for (const profile of ['seed', 'deployed'] as const) {
           return doc('docs/a', text);
         },
       });
-      await sync([item('1:100', 'A')], journal);
+      await syncRun([item('1:100', 'A')], journal);
       expect(loads).toBe(1);
-      const same = await sync([item('1:100', 'A')], journal);
+      const same = await syncRun([item('1:100', 'A')], journal);
       expect(same.plan.unchanged).toHaveLength(1);
       expect(loads).toBe(1);
       // another fingerprint: built and hashed; same content is still unchanged
-      const touched = await sync([item('1:200', 'A')], journal);
+      const touched = await syncRun([item('1:200', 'A')], journal);
       expect(touched.plan.unchanged).toHaveLength(1);
       expect(loads).toBe(2);
-      const edited = await sync([item('2:300', 'A2')], journal);
+      const edited = await syncRun([item('2:300', 'A2')], journal);
       expect(edited.plan.update).toHaveLength(1);
       expect(writes()).toEqual(['POST /svc-api/ingestion', 'POST /svc-api/ingestion']);
     });
@@ -216,10 +217,10 @@ for (const profile of ['seed', 'deployed'] as const) {
           fingerprint: `fp-${i}`,
           load: () => doc(`docs/${i}`, `${text} ${i}`),
         }));
-      await sync(items('A'), journal);
+      await syncRun(items('A'), journal);
       sent.length = 0;
       most = 0;
-      const same = await sync(items('A'), journal, { planConcurrency: 3 });
+      const same = await syncRun(items('A'), journal, { planConcurrency: 3 });
       expect(same.plan.unchanged).toHaveLength(40);
       expect(writes()).toEqual([]);
       expect(most).toBeLessThanOrEqual(3);
@@ -233,7 +234,7 @@ for (const profile of ['seed', 'deployed'] as const) {
           yield doc(`docs/${i}`, 'x');
         }
       }
-      await expect(kis.sync(many(), { ccPairId: 987_654, owns: ['docs/'] })).rejects.toThrow(
+      await expect(sync(kis, many(), { ccPairId: 987_654, owns: ['docs/'] })).rejects.toThrow(
         /987654/,
       );
       expect(pulled).toBeLessThan(1_000_000);
@@ -241,8 +242,8 @@ for (const profile of ['seed', 'deployed'] as const) {
 
     it('a document already gone when deleted counts as deleted (404)', async () => {
       const journal = new MemoryJournal();
-      await sync([doc('docs/a', 'A'), doc('docs/b', 'B')], journal);
-      const session = await kis.sync([doc('docs/a', 'A')], {
+      await syncRun([doc('docs/a', 'A'), doc('docs/b', 'B')], journal);
+      const session = await sync(kis, [doc('docs/a', 'A')], {
         ccPairId,
         owns: (id) => id.startsWith('docs%2F'),
         journal,

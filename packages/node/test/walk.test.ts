@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeTree } from '@kis/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFilter, fileKey, walkFiles } from '../../src/node/sources/walk.js';
-import { writeTree } from './fixtures.js';
+import { createFilter, fileKey, walkFiles } from '../src/sources/walk.js';
 
 let dir: string;
 beforeAll(async () => {

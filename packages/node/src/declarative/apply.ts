@@ -1,9 +1,19 @@
 /**
- * `kis.apply`: carries out a plan in dependency order (credentials, connectors, pairs, then
+ * `apply`: carries out a plan in dependency order (credentials, connectors, pairs, then
  * deletions), recording what each credential was sent as it goes. It stops at the first failure:
  * every step is safe to repeat or is found done by the next plan (entries are matched by name and
  * source), so the next apply converges.
  */
+
+import {
+  APIError,
+  type CredentialDataUpdateRequest,
+  type KisClient,
+  lowerAccess,
+  type RequestOptions,
+} from '@kis/client';
+import { INTERNALS, type Step } from './plan.js';
+import { fingerprints } from './secrets.js';
 import type {
   AppliedChange,
   ApplyOptions,
@@ -11,30 +21,10 @@ import type {
   ApplyResult,
   PlannedChange,
   SecretRecords,
-} from '../../declarative.js';
-import { APIError } from '../../errors.js';
-import type { CredentialDataUpdateRequest } from '../../types.js';
-import { lowerAccess } from '../access.js';
-import type { CallContext } from '../call.js';
-import { associate, create as createConnector } from '../connectors.js';
-import { createCredential } from '../credentials.js';
-import {
-  deleteConnector,
-  deleteCredential,
-  getCredential,
-  renamePair,
-  requestPairDeletion,
-  updateConnector,
-  updateCredential,
-  waitUntilPairGone,
-} from '../manage.js';
-import { sentAsGiven } from '../new-source.js';
-import type { RequestOptions } from '../transport.js';
-import { INTERNALS, type Step } from './plan.js';
-import { fingerprints } from './secrets.js';
+} from './types.js';
 
 interface Run {
-  ctx: CallContext;
+  kis: KisClient;
   records: SecretRecords;
   salt: string;
   ids: Map<string, number>;
@@ -57,7 +47,7 @@ async function record(run: Run, id: number, json: Record<string, unknown>, merge
 /** A credential delete answered 400: done when the credential is gone (a repeated delete). */
 async function credentialGone(run: Run, id: number): Promise<boolean> {
   try {
-    await getCredential(run.ctx, id, run.request);
+    await run.kis.credentials.get(id, run.request);
     return false;
   } catch (err) {
     if (APIError.isInstance(err) && (err.status === 401 || err.status === 404)) return true;
@@ -67,13 +57,12 @@ async function credentialGone(run: Run, id: number): Promise<boolean> {
 
 /** Carries out one step; resolves with the id it produced or touched. */
 async function carryOut(run: Run, step: Step, change: PlannedChange): Promise<number | null> {
-  const { ctx, request } = run;
+  const { kis, request } = run;
   switch (step.type) {
     case 'credential-create': {
       const d = step.desired;
       const json = d.credential_json ?? {};
-      const created = await createCredential(
-        ctx,
+      const created = await kis.credentials.create(
         {
           name: d.name,
           source: d.source,
@@ -91,25 +80,24 @@ async function carryOut(run: Run, step: Step, change: PlannedChange): Promise<nu
     case 'credential-update': {
       const json = step.desired.credential_json ?? {};
       const body: CredentialDataUpdateRequest = { name: step.desired.name, credential_json: json };
-      await updateCredential(ctx, step.id, body, request);
+      await kis.credentials.update(step.id, body, request);
       await record(run, step.id, json, true);
       return step.id;
     }
     case 'connector-create': {
-      const created = await createConnector(ctx, step.body, request);
+      const created = await kis.connectors.create(step.body, request);
       run.ids.set(step.key, created.id);
       return created.id;
     }
     case 'connector-update':
-      await updateConnector(ctx, step.id, sentAsGiven(step.body), request);
+      await kis.connectors.update(step.id, step.body, request);
       return step.id;
     case 'pair-create': {
       const d = step.desired;
       const connectorId = idOf(run, step.connectorKey);
       const credentialId = step.credentialKey === null ? 0 : idOf(run, step.credentialKey);
       if (change.kind === 'pair') Object.assign(change, { connectorId, credentialId });
-      const answer = await associate(
-        ctx,
+      const answer = await kis.connectors.associateCredential(
         connectorId,
         credentialId,
         {
@@ -122,18 +110,18 @@ async function carryOut(run: Run, step: Step, change: PlannedChange): Promise<nu
       return answer.ccPairId;
     }
     case 'pair-rename':
-      await renamePair(ctx, step.id, step.name, request);
+      await kis.pairs.rename(step.id, step.name, request);
       return step.id;
     case 'pair-delete':
-      await requestPairDeletion(ctx, step.connectorId, step.credentialId, request);
-      await waitUntilPairGone(ctx, step.id, { ...request, waitMs: run.waitMs });
+      await kis.pairs.requestDeletion(step.connectorId, step.credentialId, request);
+      await kis.pairs.waitUntilGone(step.id, { ...request, waitMs: run.waitMs });
       return step.id;
     case 'connector-delete':
-      await deleteConnector(ctx, step.id, request);
+      await kis.connectors.delete(step.id, request);
       return step.id;
     case 'credential-delete':
       try {
-        await deleteCredential(ctx, step.id, request);
+        await kis.credentials.delete(step.id, request);
       } catch (err) {
         if (
           !(APIError.isInstance(err) && err.status === 400 && (await credentialGone(run, step.id)))
@@ -146,21 +134,22 @@ async function carryOut(run: Run, step: Step, change: PlannedChange): Promise<nu
   }
 }
 
-/** Carries out `plan` (see `KisClient.apply`). */
-export async function applyPlan(
-  ctx: CallContext,
+/**
+ * Carries out a plan from `plan()` in dependency order (credentials, connectors, pairs, then
+ * deletions); stops at the first failure (the next plan resumes).
+ */
+export async function apply(
+  kis: KisClient,
   plan: ApplyPlan,
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
   const internals = INTERNALS.get(plan);
   if (internals === undefined) {
-    throw new TypeError(
-      'kis.apply(plan): plan must be what kis.plan resolved with (on this client)',
-    );
+    throw new TypeError('apply(kis, plan): plan must be what plan() resolved with');
   }
   const records = options.secrets ?? internals.records;
   const run: Run = {
-    ctx,
+    kis,
     records,
     salt: await records.salt(),
     ids: new Map(internals.ids),

@@ -4,7 +4,24 @@
  * as duplicates); a connector's pair by its connector and credential. What the server has and the
  * desired state does not is reported, and deleted only with `prune`.
  */
-import { DEFAULT_CREDENTIAL_ID, DEFAULT_DOCUMENT_SOURCE } from '@kis/spec/rules';
+
+import type {
+  Connector,
+  ConnectorCreateRequest,
+  ConnectorStatus,
+  Credential,
+  InputType,
+} from '@kis/client';
+import {
+  canonicalJson,
+  DesiredStateError,
+  type DesiredStateIssue,
+  defaultInputType,
+  type KisClient,
+  lowerAccess,
+} from '@kis/client';
+import { DEFAULT_CREDENTIAL_ID, DEFAULT_DOCUMENT_SOURCE } from '@kis/rules';
+import { credentialChanges, memoryRecords } from './secrets.js';
 import type {
   ApplyPlan,
   DesiredConnector,
@@ -15,21 +32,7 @@ import type {
   PlannedChange,
   PlanOptions,
   SecretRecords,
-} from '../../declarative.js';
-import { DesiredStateError, type DesiredStateIssue } from '../../errors.js';
-import { canonicalJson } from '../../journal.js';
-import type {
-  Connector,
-  ConnectorCreateRequest,
-  ConnectorStatus,
-  Credential,
-  InputType,
-} from '../../types.js';
-import { lowerAccess } from '../access.js';
-import type { CallContext } from '../call.js';
-import { defaultInputType } from '../config-check.js';
-import { listConnectors, listPairs } from '../manage.js';
-import { credentialChanges, memoryRecords } from './secrets.js';
+} from './types.js';
 import { desiredStateIssues, newCredentialIssues } from './validate.js';
 
 /** The server's set-up, as `plan` reads it. */
@@ -382,10 +385,13 @@ function stateError(issues: DesiredStateIssue[]): DesiredStateError {
   );
 }
 
-/** Checks `desired` (every problem at once, nothing sent), reads the server, compares. */
-export async function createPlan(
-  ctx: CallContext,
-  listCredentials: (o?: { signal?: AbortSignal }) => Promise<Credential[]>,
+/**
+ * Compares a desired state (connectors, credentials, pairs: what `kis.yaml` holds) with the
+ * server's: every problem of the desired state is reported at once before any request
+ * (`DesiredStateError`); the plan holds no secret (README, "Declarative set-up").
+ */
+export async function plan(
+  kis: KisClient,
   desired: DesiredState,
   options: PlanOptions = {},
 ): Promise<ApplyPlan> {
@@ -393,9 +399,9 @@ export async function createPlan(
   if (issues.length > 0) throw stateError(issues);
   const request = options.signal ? { signal: options.signal } : {};
   const [credentials, connectors, pairs] = await Promise.all([
-    listCredentials(request),
-    listConnectors(ctx, request),
-    listPairs(ctx, request),
+    kis.credentials.list(request),
+    kis.connectors.list(request),
+    kis.pairs.list(request),
   ]);
   const records = options.secrets ?? memoryRecords();
   const salt = await records.salt();
@@ -417,7 +423,7 @@ export async function createPlan(
   };
   for (const c of changes) counts[c.action]++;
   const plan: ApplyPlan = {
-    baseUrl: ctx.baseUrl,
+    baseUrl: kis.baseUrl,
     changes,
     counts,
     empty: counts.create + counts.update + counts.delete === 0,

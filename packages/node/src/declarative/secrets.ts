@@ -1,13 +1,14 @@
 /**
  * Comparing a credential's values without keeping them: servers mask `credential_json` in their
- * answers (`@kis/spec/rules`, `maskCredentialJson`), so a value is compared with the server's only
+ * answers (`@kis/rules`, `maskCredentialJson`), so a value is compared with the server's only
  * when the server shows it; otherwise with the fingerprint of what was sent before
  * (HMAC-SHA-256 under the records' salt, Web Crypto), or, with no record, it is unverified and
  * sent again.
  */
-import { isMaskedValue } from '@kis/spec/rules';
-import type { FieldChange, SecretRecords } from '../../declarative.js';
-import { canonicalJson } from '../../journal.js';
+
+import { canonicalJson } from '@kis/client';
+import { isMaskedValue } from '@kis/rules';
+import type { FieldChange, SecretRecords } from './types.js';
 
 const HEX = (bytes: Uint8Array) =>
   Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');

@@ -3,8 +3,7 @@
  * `kis.yaml` file holds), compared with the server's by name and source, then changed to match.
  * README, "Declarative set-up"; the file format's JSON Schema is `@kis/spec/kis-file.schema.json`.
  */
-import type { KisError } from './errors.js';
-import type { AccessType, InputType, KnownOrNewSource } from './types.js';
+import type { AccessType, InputType, KisError, KnownOrNewSource } from '@kis/client';
 
 /** A credential as the desired state gives it (matched on the server by name and source). */
 export interface DesiredCredential {

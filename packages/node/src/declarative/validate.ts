@@ -4,11 +4,11 @@
  * duplicate names, credential references, and each config and credential against its source's
  * schema (the validators of `config-check.ts`).
  */
-import { needsCredential } from '@kis/spec/rules';
-import type { DesiredCredential } from '../../declarative.js';
-import type { DesiredStateIssue as StateIssue } from '../../errors.js';
-import { closeValues } from '../close-values.js';
-import { connectorConfigIssues, credentialJsonIssues, specEnums } from '../config-check.js';
+
+import type { DesiredStateIssue as StateIssue } from '@kis/client';
+import { closeValues, connectorConfigIssues, credentialJsonIssues, specEnums } from '@kis/client';
+import { needsCredential } from '@kis/rules';
+import type { DesiredCredential } from './types.js';
 
 /** The keys of each kind of entry (the file schema's; test/declarative.test.ts compares). */
 export const ENTRY_KEYS = {

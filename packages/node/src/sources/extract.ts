@@ -7,7 +7,7 @@ import {
   type FileKind,
   type FileKindInfo,
   fileKindOf,
-} from '@kis/spec/rules';
+} from '@kis/rules';
 import { ExtractionError } from './extraction-error.js';
 import { fsReason, oneLine } from './fs-reason.js';
 import { parseJsonText } from './json-text.js';

@@ -4,7 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import { normalizeDocumentId } from '@kis/spec/rules';
+import { normalizeDocumentId } from '@kis/rules';
 import { failing, fileEntry, type ItemOptions, type SourceItem } from './items.js';
 import { fileKey, walkFiles } from './walk.js';
 

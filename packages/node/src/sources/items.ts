@@ -6,8 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import type { IngestItem, IngestTools } from '../../ingest.js';
-import type { IngestionDocumentInput } from '../../types.js';
+import type { IngestItem, IngestionDocumentInput, IngestTools } from '@kis/client';
 import { extractFile, kindOf, SUPPORTED_EXTENSIONS } from './extract.js';
 import { oneLine } from './fs-reason.js';
 import { describeJsonType, isPlainObject } from './json-text.js';

@@ -1,10 +1,14 @@
-/** `kis.sync`: the plan (plan.ts), then the run that carries it out (run.ts). */
-import type { KisClient } from '../../client.js';
-import type { SyncItem, SyncOptions, SyncSession } from '../../sync.js';
+/**
+ * `sync(kis, source, options)`: makes pair `ccPairId` equal to `source` (documents with ids).
+ * Resolves with the plan (create, update, unchanged, delete) once the source is read; `run()`
+ * carries it out (plan.ts, then run.ts; README, "Sync").
+ */
+import type { KisClient } from '@kis/client';
 import { planSync } from './plan.js';
 import { runSync } from './run.js';
+import type { SyncItem, SyncOptions, SyncSession } from './types.js';
 
-export async function createSync(
+export async function sync(
   kis: KisClient,
   source: Iterable<SyncItem> | AsyncIterable<SyncItem>,
   options: SyncOptions,

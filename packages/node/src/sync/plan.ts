@@ -2,15 +2,17 @@
  * The plan of a sync: the pair's listing says what the server has, the source says what should
  * be there, the journal's content hashes prove what is unchanged (README, "Sync").
  */
-import { normalizeDocumentId } from '@kis/spec/rules';
-import type { KisClient } from '../../client.js';
-import type { IngestItem } from '../../ingest.js';
-import { contentHash, type IngestJournal } from '../../journal.js';
-import type { SyncItem, SyncOptions, SyncPlan, SyncPlanEntry } from '../../sync.js';
-import type { IngestionDocumentInput } from '../../types.js';
-import { prepareIngestion } from '../bulk/prepare.js';
-import { isItem } from '../bulk/source.js';
-import { RunUploads } from '../bulk/uploads.js';
+
+import type { IngestItem, IngestionDocumentInput, KisClient } from '@kis/client';
+import {
+  contentHash,
+  type IngestJournal,
+  isIngestItem as isItem,
+  prepareIngestion,
+  ImageUploads as RunUploads,
+} from '@kis/client';
+import { normalizeDocumentId } from '@kis/rules';
+import type { SyncItem, SyncOptions, SyncPlan, SyncPlanEntry } from './types.js';
 
 /** An item of the source with what the plan learnt about it. */
 export interface PlannedItem extends SyncPlanEntry {
@@ -158,10 +160,11 @@ async function proveUnchanged(
   const signal = options.signal ?? new AbortController().signal;
   await eachLimited(unproven, options.planConcurrency ?? 8, async (entry) => {
     const { fingerprint } = entry;
-    if (!fingerprintsAsked && fingerprint !== undefined && journal.fingerprintOf) {
-      const recorded =
-        entry === pending?.entry ? pending.recorded : journal.fingerprintOf(entry.documentId);
-      if ((await recorded) === fingerprint) {
+    const matcher = fingerprintMatcher(journal);
+    if (!fingerprintsAsked && fingerprint !== undefined && matcher) {
+      const matched =
+        entry === pending?.entry ? pending.matched : matcher(entry.documentId, fingerprint);
+      if (await matched) {
         entry.unchanged = true;
         return;
       }
@@ -184,7 +187,23 @@ interface SourceEntries {
 
 interface PendingFingerprint {
   entry: PlannedItem;
-  recorded: PromiseLike<string | undefined>;
+  matched: PromiseLike<boolean>;
+}
+
+/** Whether an id's last acknowledgement carries a fingerprint, answered at once or later. */
+type FingerprintMatcher = (id: string, fingerprint: string) => boolean | PromiseLike<boolean>;
+
+/** The journal's fingerprint check: `hasFingerprint`, else a comparison with `fingerprintOf`. */
+function fingerprintMatcher(journal: IngestJournal | undefined): FingerprintMatcher | undefined {
+  if (journal?.hasFingerprint) return journal.hasFingerprint.bind(journal);
+  const fingerprintOf = journal?.fingerprintOf?.bind(journal);
+  if (fingerprintOf === undefined) return undefined;
+  return (id, fingerprint) => {
+    const recorded = fingerprintOf(id);
+    return typeof recorded === 'string' || recorded === undefined
+      ? recorded === fingerprint
+      : recorded.then((r) => r === fingerprint);
+  };
 }
 
 /**
@@ -201,7 +220,7 @@ async function readSource(
   const entries: PlannedItem[] = [];
   const unknown: SyncPlanEntry[] = [];
   const seen = new Set<string>();
-  let fingerprintOf = journal?.fingerprintOf?.bind(journal);
+  let matches = fingerprintMatcher(journal);
   let pending: PendingFingerprint | undefined;
   const add = (item: SyncItem) => {
     const order = entries.length;
@@ -214,15 +233,14 @@ async function readSource(
     } else documentId = storedIdOf(item, ccPairId);
     documentId ??= '';
     let unchanged = false;
-    let later: PromiseLike<string | undefined> | undefined;
+    let later: PromiseLike<boolean> | undefined;
     if (documentId === '') unknown.push({ documentId, ref: ref ?? `item ${order}` });
     else {
       seen.add(documentId);
-      if (fingerprint !== undefined && fingerprintOf !== undefined) {
-        const recorded = fingerprintOf(documentId);
-        if (typeof recorded === 'string' || recorded === undefined) {
-          unchanged = recorded === fingerprint;
-        } else later = recorded;
+      if (fingerprint !== undefined && matches !== undefined) {
+        const matched = matches(documentId, fingerprint);
+        if (typeof matched === 'boolean') unchanged = matched;
+        else later = matched;
       }
     }
     // every field set at once: one object shape for the thousands of entries of a folder
@@ -240,8 +258,8 @@ async function readSource(
       // an asynchronous journal: this answer is awaited, the others asked, after the listing (a
       // failure is thrown there, if this entry is on the server at all)
       later.then(undefined, () => {});
-      pending = { entry, recorded: later };
-      fingerprintOf = undefined;
+      pending = { entry, matched: later };
+      matches = undefined;
     }
   };
   if (typeof (source as AsyncIterable<SyncItem>)[Symbol.asyncIterator] === 'function') {
@@ -260,7 +278,7 @@ async function readSource(
       add(isThenable(item) ? ((await item) as SyncItem) : item);
     }
   }
-  return { entries, unknown, seen, fingerprintsAsked: fingerprintOf !== undefined, pending };
+  return { entries, unknown, seen, fingerprintsAsked: matches !== undefined, pending };
 }
 
 export async function planSync(

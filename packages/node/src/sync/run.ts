@@ -3,12 +3,10 @@
  * outages, journal), then the deletions, a few at a time; a 404 counts as deleted, a 400 (not
  * created by ingestion) is reported and left alone. Nothing is deleted after a run that stopped.
  */
-import type { KisClient } from '../../client.js';
-import { BadRequestError, KisError, NotFoundError } from '../../errors.js';
-import type { IngestInput, IngestItem, IngestRun } from '../../ingest.js';
-import type { SyncOptions, SyncResult, SyncRun, SyncSummary } from '../../sync.js';
-import { isItem } from '../bulk/source.js';
+import type { IngestInput, IngestItem, IngestRun, KisClient } from '@kis/client';
+import { BadRequestError, isIngestItem as isItem, KisError, NotFoundError } from '@kis/client';
 import type { Planned, PlannedItem } from './plan.js';
+import type { SyncOptions, SyncResult, SyncRun, SyncSummary } from './types.js';
 
 const DELETE_CONCURRENCY = 4;
 /** Deletions are idempotent (a 404 counts as done), so they may be retried like ingestion. */

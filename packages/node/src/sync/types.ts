@@ -5,10 +5,15 @@
  * the creates and updates through `ingestMany` and deletes what the source no longer has.
  */
 
-import type { KisError } from './errors.js';
-import type { IngestItem, IngestManyOptions, IngestResult, IngestSummary } from './ingest.js';
-import type { IngestJournal } from './journal.js';
-import type { IngestionDocumentInput } from './types.js';
+import type {
+  IngestItem,
+  IngestionDocumentInput,
+  IngestJournal,
+  IngestManyOptions,
+  IngestResult,
+  IngestSummary,
+  KisError,
+} from '@kis/client';
 
 /** A document of the source: a document with its `id`, or an item whose `id` is known before loading. */
 export type SyncItem = (IngestItem & { id?: string | undefined }) | IngestionDocumentInput;

@@ -1,0 +1,1 @@
+export { FileJournal, type FileJournalOptions, openJournal } from './file-journal.js';
