@@ -1,4 +1,4 @@
-import { PROFILES } from '@kis/spec/rules';
+import { PROFILES } from '@kis/rules';
 import { defineConfig } from 'vitest/config';
 
 // Unit tests run once; the end-to-end tests (the built `kis` against the emulator) run once per

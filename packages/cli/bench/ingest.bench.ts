@@ -14,8 +14,8 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractFile } from '@kis/client/node';
-import { makeDocx, makePdf, PNG_1X1, writeTree } from '../../client/test/node/fixtures.js';
+import { extractFile } from '@kis/node';
+import { makeDocx, makePdf, PNG_1X1, writeTree } from '@kis/test-support';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Compiled to node_modules/.cache/kis-cli-bench/bench/: the package root is four levels up.

@@ -1,4 +1,3 @@
 #!/usr/bin/env node
-// Thin launcher so the bin link exists before the first build; the CLI lives in dist/bundle/
-// (scripts/bundle.mjs).
-import '../dist/bundle/bin.js';
+// Thin launcher so the bin link exists before the first build; the CLI is dist/bin.js.
+import '../dist/bin.js';

@@ -1,4 +1,3 @@
-import './wasm-tiering.js';
 import { run } from './internal/program.js';
 
 const code = await run(process.argv.slice(2));

@@ -1,4 +1,4 @@
-import { closeValues } from '@kis/client/node';
+import { closeValues } from '@kis/client';
 import { describe, expect, it } from 'vitest';
 import {
   accessTypes,

@@ -7,8 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { closeValues } from '@kis/client/node';
-import type { ConnectorField, ConnectorFieldsTable, SourceFields } from '@kis/spec/rules';
+import { closeValues } from '@kis/client';
+import type { ConnectorField, ConnectorFieldsTable, SourceFields } from '@kis/rules';
 import { UsageError } from './errors.js';
 import { fsReason, parseJsonText } from './structured.js';
 

@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { createKisClient, type KisClient, type Logger, type LogLevel } from '@kis/client';
+import {
+  createKisClient,
+  insecureHttpRefusal,
+  type KisClient,
+  type Logger,
+  type LogLevel,
+} from '@kis/client';
 import { UsageError } from './errors.js';
 import { type Io, Output } from './output.js';
 import { fsReason } from './structured.js';
@@ -9,6 +15,7 @@ import { fsReason } from './structured.js';
 /** The global options, as commander parses them (on every command). */
 export interface GlobalOptions {
   baseUrl?: string;
+  allowInsecureHttp?: boolean;
   apiKey?: string;
   apiKeyFile?: string;
   json?: boolean;
@@ -140,8 +147,15 @@ export class Context {
       this.options.baseUrl !== undefined ? '--base-url' : 'KIS_BASE_URL',
       requireApi,
     );
+    const refusal = this.allowsInsecureHttp() ? undefined : insecureHttpRefusal(baseUrl);
+    if (refusal !== undefined) throw new UsageError(refusal);
     const apiKey = await this.apiKey();
     return { baseUrl, apiKey };
+  }
+
+  /** --allow-insecure-http or KIS_ALLOW_INSECURE_HTTP=1: the key may go over plain http. */
+  private allowsInsecureHttp(): boolean {
+    return this.options.allowInsecureHttp === true || this.io.env.KIS_ALLOW_INSECURE_HTTP === '1';
   }
 
   /** The API key from --api-key, --api-key-file or KIS_API_KEY; usage errors when missing or bad. */
@@ -210,7 +224,7 @@ export class Context {
   offlineClient(): Promise<KisClient> {
     return this.connection().then(
       (c) => this.createClient(c),
-      () => this.createClient({ baseUrl: 'http://offline.invalid/api', apiKey: 'offline' }),
+      () => this.createClient({ baseUrl: 'https://offline.invalid/api', apiKey: 'offline' }),
     );
   }
 
@@ -239,6 +253,7 @@ export class Context {
     return createKisClient({
       baseUrl,
       apiKey,
+      allowInsecureHttp: this.allowsInsecureHttp(),
       logLevel: level,
       logger,
       headers: { 'user-agent': `kis-cli/${cliVersion()}` },

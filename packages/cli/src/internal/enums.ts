@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import { closeValues } from '@kis/client/node';
-import { PROFILES, profileAcceptsAccessType } from '@kis/spec/rules';
+import { closeValues } from '@kis/client';
+import { PROFILES, profileAcceptsAccessType } from '@kis/rules';
 import { UsageError } from './errors.js';
 
 /**

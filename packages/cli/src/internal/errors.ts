@@ -33,4 +33,4 @@ export class UsageError extends CliError {
 }
 
 /** The message of anything thrown, on one line (the client's rule). */
-export { oneLine } from '@kis/client/node';
+export { oneLine } from '@kis/node';

@@ -6,7 +6,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { type DesiredState, DesiredStateError, type DesiredStateIssue } from '@kis/client';
+import { DesiredStateError, type DesiredStateIssue } from '@kis/client';
+import type { DesiredState } from '@kis/node';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { UsageError } from './errors.js';
 import { fsReason } from './structured.js';

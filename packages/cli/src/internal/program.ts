@@ -7,7 +7,7 @@ import {
   ROLES,
   roleAllows,
   SOURCES_WITHOUT_CREDENTIAL,
-} from '@kis/spec/rules';
+} from '@kis/rules';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { ApplyCommandOptions } from './commands/apply.js';
 import type { ConnectorAssociateOptions, ConnectorCreateOptions } from './commands/connector.js';
@@ -28,6 +28,7 @@ import { durationArg } from './duration.js';
 import { documentSources } from './enums.js';
 import { ExitCode, type ExitCodeValue, oneLine } from './errors.js';
 import { describeFailure } from './failure.js';
+import { findEmulator } from './optional-emulator.js';
 import { colorEnabled, type Io, painter } from './output.js';
 
 /** Options of {@link run}: the process surroundings, replaceable in tests. */
@@ -67,7 +68,7 @@ function wrap(text: string, width = 96): string {
   return lines.join('\n');
 }
 
-// What the help says about the service comes from the rule book (`@kis/spec/rules`), never a copy.
+// What the help says about the service comes from the rule book (`@kis/rules`), never a copy.
 /** "Sources that need no credential use the default empty credential 0: ingestion_api, web, …". */
 const NO_CREDENTIAL_TEXT = `Sources that need no credential use the default empty credential ${DEFAULT_CREDENTIAL_ID}: ${SOURCES_WITHOUT_CREDENTIAL.join(', ')}.`;
 const INGEST_EXTENSIONS = extensionsFor('ingest');
@@ -163,6 +164,10 @@ function buildProgram(
     .version(cliVersion(), '-V, --version', 'print the version')
     .option('--base-url <url>', 'API root including the /api prefix (env KIS_BASE_URL)')
     .option('--api-key <key>', 'API key (env KIS_API_KEY; never printed)')
+    .option(
+      '--allow-insecure-http',
+      'send the API key over plain http:// to a host other than this machine (env KIS_ALLOW_INSECURE_HTTP=1); refused otherwise',
+    )
     .option('--api-key-file <file>', 'read the API key from a file')
     .option('--json', 'machine-readable output: one JSON document per line on stdout, nothing else')
     .option('-q, --quiet', 'no progress or notes on stderr; results and errors only')
@@ -185,6 +190,7 @@ function buildProgram(
       `
 Environment:
   KIS_BASE_URL   API root including /api, e.g. http://localhost:8080/api
+  KIS_ALLOW_INSECURE_HTTP  1: allow a plain http:// base URL on another host (the key is readable on the way)
   KIS_API_KEY    API key. Connector and credential commands need the ${TOP_ROLE} role on servers
                  that follow the seed; deployed servers take ${MANAGING_ROLES}, and ask for it
                  on ingest and docs commands too
@@ -688,6 +694,12 @@ function addEmulatorFlags(program: Command, flags: readonly EmulatorFlag[]): voi
   }
 }
 
+/** Without @kis/emulator, `kis emulator …` still runs, to say how to get it (any flags given). */
+function acceptAnyEmulatorFlags(program: Command): void {
+  const emulatorCmd = program.commands.find((c) => c.name() === EMULATOR_COMMAND);
+  emulatorCmd?.allowUnknownOption(true).allowExcessArguments(true);
+}
+
 /**
  * Whether a command line may need `kis emulator`'s flags: it runs that command, or may print
  * the list of commands (help, no command, an unknown one, anything not read with certainty).
@@ -731,7 +743,9 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
   const program = buildProgram(io, secrets, options.interrupts ?? process, state);
   try {
     if (mayNeedEmulatorFlags(program, argv)) {
-      addEmulatorFlags(program, (await import('@kis/emulator')).EMULATOR_FLAGS);
+      const emulator = await findEmulator();
+      if (emulator) addEmulatorFlags(program, emulator.EMULATOR_FLAGS);
+      else acceptAnyEmulatorFlags(program);
     }
     await program.parseAsync([...argv], { from: 'user' });
     return state.exitCode;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { extname, resolve } from 'node:path';
-import { describeJsonType, fsReason, isPlainObject, parseJsonText } from '@kis/client/node';
+import { describeJsonType, fsReason, isPlainObject, parseJsonText } from '@kis/node';
 import { oneLine, UsageError } from './errors.js';
 
 // The JSON rules (errors naming line and column) are the client's, shared with its sources.
@@ -11,7 +11,7 @@ export {
   isPlainObject,
   lineColumn,
   parseJsonText,
-} from '@kis/client/node';
+} from '@kis/node';
 
 let yamlLib: typeof import('yaml') | undefined;
 

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
+import { JPEG_HEAD, PNG_1X1, writeTree } from '@kis/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { JPEG_HEAD, PNG_1X1, writeTree } from '../../../client/test/node/fixtures.js';
 import {
   ADMIN_KEY,
   assertBuilt,

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
+import { writeTree } from '@kis/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeTree } from '../../../client/test/node/fixtures.js';
 import {
   ADMIN_KEY,
   assertBuilt,

@@ -5,14 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
+import { JPEG_HEAD, makeDocx, makePdf, PNG_1X1, writeTree } from '@kis/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  JPEG_HEAD,
-  makeDocx,
-  makePdf,
-  PNG_1X1,
-  writeTree,
-} from '../../../client/test/node/fixtures.js';
 import {
   ADMIN_KEY,
   assertBuilt,

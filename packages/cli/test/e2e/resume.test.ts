@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
+import { PNG_1X1, writeTree } from '@kis/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PNG_1X1, writeTree } from '../../../client/test/node/fixtures.js';
 import {
   assertBuilt,
   collect,

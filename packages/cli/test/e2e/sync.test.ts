@@ -5,8 +5,8 @@ import { appendFile, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
+import { writeTree } from '@kis/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { writeTree } from '../../../client/test/node/fixtures.js';
 import {
   ADMIN_KEY,
   assertBuilt,

@@ -4,7 +4,7 @@
  * differ. The values are written here from docs/deployed-servers.md (compat notes), never taken
  * from the code under test.
  */
-import type { Profile } from '@kis/spec/rules';
+import type { Profile } from '@kis/rules';
 import { inject } from 'vitest';
 
 declare module 'vitest' {

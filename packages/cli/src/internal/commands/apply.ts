@@ -6,14 +6,16 @@
 
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { DesiredStateError } from '@kis/client';
 import {
   type AppliedChange,
   type ApplyPlan,
-  DesiredStateError,
+  apply,
   type FieldChange,
+  FileSecretRecords,
   type PlannedChange,
-} from '@kis/client';
-import { FileSecretRecords } from '@kis/client/node';
+  plan as planState,
+} from '@kis/node';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
 import { describeFailure } from '../failure.js';
@@ -171,7 +173,7 @@ export async function applyCommand(
   );
   let plan: ApplyPlan;
   try {
-    plan = await client.plan(file.state, { prune: options.prune === true, secrets });
+    plan = await planState(client, file.state, { prune: options.prune === true, secrets });
   } catch (error) {
     if (DesiredStateError.isInstance(error)) return reportIssues(ctx, error, file.where);
     throw error;
@@ -190,7 +192,7 @@ export async function applyCommand(
     out.error('nothing was changed');
     return ExitCode.Usage;
   }
-  const result = await client.apply(plan, {
+  const result = await apply(client, plan, {
     secrets,
     onChange: (step) => {
       if (step.ok) out.info(stepLine(step));

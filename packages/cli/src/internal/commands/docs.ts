@@ -1,6 +1,6 @@
 import type { IngestedDocumentSummary } from '@kis/client';
 import { NotFoundError } from '@kis/client';
-import { normalizeDocumentId } from '@kis/spec/rules';
+import { normalizeDocumentId } from '@kis/rules';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue } from '../errors.js';
 import { describeFailure } from '../failure.js';

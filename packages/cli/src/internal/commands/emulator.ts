@@ -1,12 +1,7 @@
-import {
-  type EmulatorFlagValues,
-  type EmulatorOptions,
-  EmulatorUsageError,
-  emulatorLaunch,
-  startEmulator,
-} from '@kis/emulator';
+import type { EmulatorFlagValues, EmulatorOptions } from '@kis/emulator';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue, oneLine, UsageError } from '../errors.js';
+import { loadEmulator } from '../optional-emulator.js';
 import type { InterruptSource } from './ingest/index.js';
 
 /** The `kis emulator` flags: @kis/emulator's own (`EMULATOR_FLAGS`), by their camelCase key. */
@@ -25,6 +20,7 @@ export async function emulatorCommand(
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
   const { out, io } = ctx;
+  const { EmulatorUsageError, emulatorLaunch, startEmulator } = await loadEmulator();
   let cliKey: { key: string; source: string } | undefined;
   const g = ctx.options;
   if (

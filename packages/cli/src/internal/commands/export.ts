@@ -5,15 +5,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type {
-  Connector,
-  ConnectorStatus,
-  Credential,
-  DesiredConnector,
-  DesiredCredential,
-  DesiredState,
-} from '@kis/client';
-import { DEFAULT_CREDENTIAL_ID, DEFAULT_DOCUMENT_SOURCE, isMaskedValue } from '@kis/spec/rules';
+import type { Connector, ConnectorStatus, Credential } from '@kis/client';
+import type { DesiredConnector, DesiredCredential, DesiredState } from '@kis/node';
+import { DEFAULT_CREDENTIAL_ID, DEFAULT_DOCUMENT_SOURCE, isMaskedValue } from '@kis/rules';
 import { Document, isMap, isSeq } from 'yaml';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';

@@ -1,4 +1,4 @@
-import type { ConnectorField as FieldInfo, SourceFields } from '@kis/spec/rules';
+import type { ConnectorField as FieldInfo, SourceFields } from '@kis/rules';
 import { sourceFields } from '../connector-fields.js';
 import type { Context } from '../context.js';
 import { checkSource } from '../enums.js';

@@ -6,16 +6,17 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type {
-  KisClient,
-  SyncItem,
-  SyncOptions,
-  SyncPlan,
-  SyncResult,
-  SyncRun,
-  SyncSummary,
-} from '@kis/client';
-import type { FolderSource } from '@kis/client/node';
+import type { KisClient } from '@kis/client';
+import {
+  type FolderSource,
+  type SyncItem,
+  type SyncOptions,
+  type SyncPlan,
+  type SyncResult,
+  type SyncRun,
+  type SyncSummary,
+  sync,
+} from '@kis/node';
 import type { Context } from '../context.js';
 import { checkSource } from '../enums.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
@@ -173,7 +174,7 @@ async function syncPass(pass: Pass): Promise<ExitCodeValue> {
   });
   const started = Date.now();
   try {
-    const session = await pass.client.sync(pass.items(), {
+    const session = await sync(pass.client, pass.items(), {
       ...pass.syncOptions,
       signal: pass.abort.signal,
       onProgress: (p) => progress.update(progressCounts(p)),

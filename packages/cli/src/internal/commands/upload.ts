@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ExtractionError, extensionsOfKind, extractFile, kindOf } from '@kis/client/node';
+import { ExtractionError, extensionsOfKind, extractFile, kindOf } from '@kis/node';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
 import { describeFailure } from '../failure.js';

@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { IngestManyOptions, IngestRun, IngestSummary, KisClient } from '@kis/client';
-import { fsReason, openJournal } from '@kis/client/node';
+import { fsReason, openJournal } from '@kis/node';
 import type { Context } from '../../context.js';
 import { checkSource } from '../../enums.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../../errors.js';

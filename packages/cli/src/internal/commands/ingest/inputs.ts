@@ -14,7 +14,7 @@ import {
   fsReason,
   jsonlSource,
   type SourceItem,
-} from '@kis/client/node';
+} from '@kis/node';
 import { UsageError } from '../../errors.js';
 import type { Io } from '../../output.js';
 

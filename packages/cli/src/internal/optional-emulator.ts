@@ -1,0 +1,38 @@
+/**
+ * `@kis/emulator` is an optional peer of the CLI: it brings a server and SQLite (a native build),
+ * which a user of `kis ingest` against a real server does not need. `kis emulator` runs it when it
+ * is installed and otherwise says how to get it.
+ */
+import { UsageError } from './errors.js';
+
+type EmulatorModule = typeof import('@kis/emulator');
+
+/** What to do without the emulator, in one line. */
+export const EMULATOR_MISSING =
+  'kis emulator needs the optional package @kis/emulator: run it with `npx @kis/emulator` (same flags), or install it beside the CLI (npm i @kis/emulator)';
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  const message = String((error as Error)?.message ?? '');
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    message.includes('@kis/emulator')
+  );
+}
+
+/** The emulator module, or undefined when it is not installed. */
+export async function findEmulator(): Promise<EmulatorModule | undefined> {
+  try {
+    return await import('@kis/emulator');
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The emulator module, or a usage error saying how to get it. */
+export async function loadEmulator(): Promise<EmulatorModule> {
+  const found = await findEmulator();
+  if (found === undefined) throw new UsageError(EMULATOR_MISSING);
+  return found;
+}
