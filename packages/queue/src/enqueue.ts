@@ -279,19 +279,25 @@ export async function enqueue(
       options.onProgress?.({ documents: ordinal, jobs: seq });
     };
     let interrupted = false;
-    for await (const planned of plannedJobs(source, batchSize, maxDocumentBytes)) {
-      if (options.signal?.aborted) {
-        interrupted = true;
-        break;
+    try {
+      for await (const planned of plannedJobs(source, batchSize, maxDocumentBytes)) {
+        if (options.signal?.aborted) {
+          interrupted = true;
+          break;
+        }
+        const data = { ...common, ...planned.data, seq, start: ordinal } as JobData;
+        chunk.push({ name: runId, data, opts: { ...opts, jobId: jobIdOf(runId, seq) } });
+        seq++;
+        ordinal += data.count;
+        chunkDocs += data.count;
+        if (chunk.length >= CHUNK_JOBS || chunkDocs >= CHUNK_DOCUMENTS) await flush();
       }
-      const data = { ...common, ...planned.data, seq, start: ordinal } as JobData;
-      chunk.push({ name: runId, data, opts: { ...opts, jobId: jobIdOf(runId, seq) } });
-      seq++;
-      ordinal += data.count;
-      chunkDocs += data.count;
-      if (chunk.length >= CHUNK_JOBS || chunkDocs >= CHUNK_DOCUMENTS) await flush();
+      if (!interrupted) await flush();
+    } catch (error) {
+      // the jobs added so far stay, and run; the run says it is incomplete
+      await store.setState(runId, 'interrupted').catch(() => undefined);
+      throw error;
     }
-    if (!interrupted) await flush();
     await store.setState(runId, interrupted ? 'interrupted' : 'enqueued');
     return {
       runId,

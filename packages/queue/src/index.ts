@@ -5,11 +5,21 @@
  * `listFailed`, `retryFailed`, `cleanRun` and `serveDashboard`.
  */
 export {
+  type CleanResult,
+  cleanRun,
+  type FailedDocument,
+  listFailed,
+  type RetryResult,
+  type RunSelection,
+  retryFailed,
+} from './admin.js';
+export {
   DEFAULT_PREFIX,
   DEFAULT_QUEUE,
   type QueueTarget,
   type RedisConnection,
 } from './connection.js';
+export { type Dashboard, type DashboardOptions, serveDashboard } from './dashboard.js';
 export {
   type DocumentsSource,
   type EnqueueOptions,
@@ -21,7 +31,7 @@ export {
 } from './enqueue.js';
 export { QueueUsageError } from './errors.js';
 export type { JobData } from './job-data.js';
-export { parseRate, type QueueLimits, rateWindow } from './limits.js';
+export { parseRate, type QueueLimits, rateWindow, setQueueLimits } from './limits.js';
 export type { DocumentFailure } from './run-store.js';
 export {
   type QueueStatus,

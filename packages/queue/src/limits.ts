@@ -10,7 +10,9 @@
  *   one burst and the start of the next.
  */
 import type { Queue } from 'bullmq';
+import type { QueueTarget } from './connection.js';
 import { QueueUsageError } from './errors.js';
+import { withQueue } from './session.js';
 
 const UNITS: Record<string, number> = { s: 1, sec: 1, m: 60, min: 60, h: 3600 };
 
@@ -101,4 +103,18 @@ export async function readLimits(
     maxInFlight: concurrency ?? null,
     ratePerSec: rate ? Math.round(windowRate(rate) * 1000) / 1000 : null,
   };
+}
+
+/**
+ * Sets a queue's global limits from anywhere (`kis queue limits`): they hold for every worker,
+ * started before or after. Set a rate before enqueueing: jobs then hold one document each.
+ */
+export async function setQueueLimits(
+  options: QueueTarget & QueueLimits,
+): Promise<{ maxInFlight: number | null; ratePerSec: number | null }> {
+  checkLimits(options);
+  return withQueue(options, async ({ queue }) => {
+    await applyLimits(queue, options);
+    return readLimits(queue);
+  });
 }
