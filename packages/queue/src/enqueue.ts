@@ -28,6 +28,7 @@ import { checkRoot, type FilesSource, fileBatches } from './plan/files.js';
 import { jsonlRanges } from './plan/jsonl-ranges.js';
 import { checkRunId, newRunId } from './run-id.js';
 import { type RunDescription, RunStore } from './run-store.js';
+import { sleep } from './sleep.js';
 
 export type { DocumentsSource, FilesSource };
 
@@ -197,19 +198,6 @@ function describeSource(source: QueueSource): RunDescription['source'] {
   }
   return { kind: 'documents' };
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((done) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        done();
-      },
-      { once: true },
-    );
-  });
 
 /** Enqueues a source as one run of jobs; resolves once every job is in Redis. */
 export async function enqueue(

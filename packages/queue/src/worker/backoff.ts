@@ -4,6 +4,7 @@
  * every half second, before a job sends its next document.
  */
 import type { Queue, Worker } from 'bullmq';
+import { sleep } from '../sleep.js';
 
 const REFRESH_MS = 500;
 
@@ -38,17 +39,7 @@ export class QueueBackoff {
       }
       const left = this.until - Date.now();
       if (left <= 0) return;
-      await new Promise<void>((done) => {
-        const timer = setTimeout(done, Math.min(left, REFRESH_MS));
-        signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            done();
-          },
-          { once: true },
-        );
-      });
+      await sleep(Math.min(left, REFRESH_MS), signal);
     }
   }
 
