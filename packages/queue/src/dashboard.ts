@@ -4,13 +4,7 @@
  * and has no login, so it is for a browser on the same machine (or an SSH tunnel).
  */
 import type { AddressInfo } from 'node:net';
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { HonoAdapter } from '@bull-board/hono';
-import { serve } from '@hono/node-server';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { Queue } from 'bullmq';
-import { Hono } from 'hono';
 import { checkConnection, createRedis, type QueueTarget, queueNames } from './connection.js';
 import { QueueUsageError } from './errors.js';
 
@@ -45,6 +39,22 @@ export async function serveDashboard(options: DashboardOptions): Promise<Dashboa
   if (!Number.isSafeInteger(port) || port < 0 || port > 65_535) {
     throw new QueueUsageError(`port must be 0-65535 (got ${JSON.stringify(port)})`);
   }
+  // loaded here, not with the package: producers and workers never need them (~20 MB)
+  const [
+    { createBullBoard },
+    { BullMQAdapter },
+    { HonoAdapter },
+    { serve },
+    { serveStatic },
+    { Hono },
+  ] = await Promise.all([
+    import('@bull-board/api'),
+    import('@bull-board/api/bullMQAdapter'),
+    import('@bull-board/hono'),
+    import('@hono/node-server'),
+    import('@hono/node-server/serve-static'),
+    import('hono'),
+  ]);
   const redis = createRedis(options.connection, 'kis-dashboard');
   redis.on('error', () => undefined);
   const queue = new Queue(name, { connection: redis, prefix });

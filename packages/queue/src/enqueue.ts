@@ -90,8 +90,8 @@ export interface EnqueueResult {
 }
 
 /** Jobs per bulk add, and documents: a chunk is one round trip and one batch in memory. */
-const CHUNK_JOBS = 500;
-const CHUNK_DOCUMENTS = 5_000;
+const CHUNK_JOBS = 100;
+const CHUNK_DOCUMENTS = 2_000;
 
 /** What the planners give: a job's data less what the run adds. */
 type Planned<T> = T extends JobData
