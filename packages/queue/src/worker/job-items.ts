@@ -51,7 +51,14 @@ function* fileItems(job: FilesJob, root: WorkerRoot): Generator<JobItem> {
       continue;
     }
     try {
-      statSync(abs);
+      // a job names files; a directory here was one the producer could not walk
+      if (!statSync(abs).isFile()) {
+        yield {
+          ordinal,
+          item: failing(path, `cannot read ${path} under root ${root}: not a file`),
+        };
+        continue;
+      }
     } catch (error) {
       yield {
         ordinal,
