@@ -115,7 +115,7 @@ function makePdf(pages, seed) {
   objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   for (let p = 0; p < pages; p++) {
     const lines = Array.from(
-      { length: 40 },
+      { length: 3 },
       (_, l) =>
         `(Report ${seed} page ${p + 1} line ${l + 1}: the quick brown fox jumps over the lazy dog) Tj T*`,
     ).join(' ');
@@ -181,10 +181,12 @@ function makeZip(entries) {
 }
 
 function makeDocx(paragraphs, seed) {
+  const run = (t) =>
+    `<w:r><w:rPr><w:b/><w:i/><w:color w:val="333333"/><w:sz w:val="22"/></w:rPr><w:t xml:space="preserve">${t} </w:t></w:r>`;
   const body = Array.from(
     { length: paragraphs },
     (_, i) =>
-      `<w:p><w:r><w:t>Memo ${seed} paragraph ${i + 1}: ${'the quick brown fox jumps over the lazy dog '.repeat(6)}</w:t></w:r></w:p>`,
+      `<w:p>${Array.from({ length: 20 }, (_, r) => run(r === 0 ? `${seed}.${i}` : 'ab')).join('')}</w:p>`,
   ).join('');
   return makeZip({
     '[Content_Types].xml':
@@ -306,8 +308,8 @@ async function cpuBound(redis) {
   const n = Math.round(80 * scale);
   mkdirSync(folder, { recursive: true });
   for (let i = 0; i < n; i++) {
-    writeFileSync(join(folder, `report-${i}.pdf`), makePdf(12, i));
-    writeFileSync(join(folder, `memo-${i}.docx`), makeDocx(300, i));
+    writeFileSync(join(folder, `report-${i}.pdf`), makePdf(100, i));
+    writeFileSync(join(folder, `memo-${i}.docx`), makeDocx(120, i));
   }
   const once = async (workers) => {
     const emulator = await startEmulator({ adminKey: KEY });
