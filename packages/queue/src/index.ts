@@ -1,0 +1,49 @@
+/**
+ * @kis/queue: ingestion spread over many workers and machines, on BullMQ and Redis (README).
+ * A producer enqueues jobs that reference documents (`enqueue`); workers send them through the
+ * client's bulk engine (`startWorker`); the queue is watched and operated with `queueStatus`,
+ * `listFailed`, `retryFailed`, `cleanRun` and `serveDashboard`.
+ */
+export {
+  type CleanResult,
+  cleanRun,
+  type FailedDocument,
+  listFailed,
+  type RetryResult,
+  type RunSelection,
+  retryFailed,
+} from './admin.js';
+export {
+  DEFAULT_PREFIX,
+  DEFAULT_QUEUE,
+  type QueueTarget,
+  type RedisConnection,
+} from './connection.js';
+export { type Dashboard, type DashboardOptions, serveDashboard } from './dashboard.js';
+export {
+  type DocumentsSource,
+  type EnqueueOptions,
+  type EnqueueResult,
+  enqueue,
+  type FilesSource,
+  type JsonlSource,
+  type QueueSource,
+} from './enqueue.js';
+export { QueueUsageError } from './errors.js';
+export type { JobData } from './job-data.js';
+export { parseRate, type QueueLimits, rateWindow, setQueueLimits } from './limits.js';
+export type { DocumentFailure } from './run-store.js';
+export {
+  type QueueStatus,
+  type QueueStatusOptions,
+  queueStatus,
+  type RunStatus,
+} from './status.js';
+export {
+  type QueueWorker,
+  type StartWorkerOptions,
+  startWorker,
+  type WorkerDocumentEvent,
+  type WorkerProgress,
+  type WorkerSummary,
+} from './worker/worker.js';

@@ -1,0 +1,110 @@
+/**
+ * What a job holds: a reference to its documents, never the documents of a file (README, "Jobs").
+ * Every document of a run has an ordinal (0, 1, ... in enqueue order); a job holds `count`
+ * documents from ordinal `start`, and the run's state records each ordinal stored or failed.
+ */
+import type { IngestionDocumentInput } from '@kis/client';
+
+/** How documents are built from what a job names (the same options as local runs). */
+export interface JobItemOptions {
+  /** The `source` of file documents, and of JSONL documents without one. */
+  source?: string | undefined;
+  /** Put before every document id. */
+  idPrefix?: string | undefined;
+}
+
+interface JobBase {
+  /** Version of this shape. */
+  v: 1;
+  /** The run (one enqueue) the job belongs to. */
+  run: string;
+  /** The job's place in its run (0, 1, ...). */
+  seq: number;
+  /** Ordinal of the job's first document in the run. */
+  start: number;
+  /** Documents in the job. */
+  count: number;
+  /** Pair the documents are attached to (absent: the server's default). */
+  ccPairId?: number | null | undefined;
+  items?: JobItemOptions | undefined;
+}
+
+/** Files by path relative to the root every worker mounts. */
+export interface FilesJob extends JobBase {
+  kind: 'files';
+  paths: string[];
+}
+
+/** A byte range of a JSONL file: whole lines, from line `line` (1-based) on. */
+export interface JsonlJob extends JobBase {
+  kind: 'jsonl';
+  /** The file: relative to the worker's root, or absolute. */
+  file: string;
+  /** How its documents are named (`<name>:<line>`). */
+  name: string;
+  offset: number;
+  length: number;
+  line: number;
+}
+
+/** One in-memory document (serialised, bounded in size). */
+export interface PayloadDocument {
+  document: IngestionDocumentInput;
+  ccPairId?: number | null | undefined;
+  ref?: string | undefined;
+}
+
+/** Documents that exist only in memory, carried in the job (bounded, see enqueue's limits). */
+export interface DocumentsJob extends JobBase {
+  kind: 'documents';
+  documents: PayloadDocument[];
+}
+
+export type JobData = FilesJob | JsonlJob | DocumentsJob;
+
+/** A job's id: its run and place, so the jobs of a run are found and never added twice. */
+export function jobIdOf(run: string, seq: number): string {
+  return `${run}.${seq}`;
+}
+
+/** The run of a job id made by {@link jobIdOf}, or undefined for a job this package did not add. */
+export function runOfJobId(jobId: string | undefined): string | undefined {
+  if (jobId === undefined) return undefined;
+  const dot = jobId.lastIndexOf('.');
+  return dot > 0 ? jobId.slice(0, dot) : undefined;
+}
+
+const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+
+/** Checks a job's data before a worker acts on it; the reason when it is not this shape. */
+export function jobDataProblem(data: unknown): string | undefined {
+  if (data === null || typeof data !== 'object') return 'job data is not an object';
+  const d = data as Partial<JobData> & Record<string, unknown>;
+  if (d.v !== 1) return `job data version ${JSON.stringify(d.v)} is not one this worker reads (1)`;
+  if (typeof d.run !== 'string' || d.run === '') return 'job data has no run id';
+  if (!isCount(d.seq) || !isCount(d.start) || !isCount(d.count) || d.count === 0) {
+    return 'job data has no valid seq/start/count';
+  }
+  switch (d.kind) {
+    case 'files':
+      return Array.isArray(d.paths) &&
+        d.paths.length === d.count &&
+        d.paths.every((p) => typeof p === 'string')
+        ? undefined
+        : 'files job must list `count` paths';
+    case 'jsonl':
+      return typeof d.file === 'string' &&
+        typeof d.name === 'string' &&
+        isCount(d.offset) &&
+        isCount(d.length) &&
+        isCount(d.line)
+        ? undefined
+        : 'jsonl job must give file, name, offset, length and line';
+    case 'documents':
+      return Array.isArray(d.documents) && d.documents.length === d.count
+        ? undefined
+        : 'documents job must carry `count` documents';
+    default:
+      return `unknown job kind ${JSON.stringify(d.kind)}`;
+  }
+}

@@ -1,0 +1,296 @@
+/**
+ * The state of runs, in Redis beside BullMQ's keys (README, "What Redis holds"): per run, a hash
+ * of its description and counters, a bitmap of the documents stored (by ordinal), a hash of the
+ * documents failed with the server's reason, a bitmap of the jobs finished, and 10-second
+ * buckets of stored documents for the throughput. Recording a result is one Lua script, so the
+ * bitmap and the counters never disagree and a document acknowledged twice counts once (the
+ * second time as a duplicate send).
+ *
+ * This replaces the journal of local runs: a job that runs again (retried, or taken back from a
+ * worker that died) skips the documents its run already holds as stored.
+ */
+import type { Redis } from 'ioredis';
+
+/** Keys of one queue's run state (under BullMQ's prefix and queue name; job ids hold no `:`). */
+export class RunKeys {
+  constructor(
+    readonly prefix: string,
+    readonly queue: string,
+  ) {}
+  private get base(): string {
+    return `${this.prefix}:${this.queue}:kis`;
+  }
+  get runs(): string {
+    return `${this.base}:runs`;
+  }
+  run(id: string): string {
+    return `${this.base}:run:${id}`;
+  }
+  done(id: string): string {
+    return `${this.run(id)}:done`;
+  }
+  failed(id: string): string {
+    return `${this.run(id)}:failed`;
+  }
+  jobs(id: string): string {
+    return `${this.run(id)}:jobs`;
+  }
+  throughput(id: string, bucket: number): string {
+    return `${this.run(id)}:tp:${bucket}`;
+  }
+}
+
+/** Width of a throughput bucket. */
+export const BUCKET_MS = 10_000;
+
+/** A document's result as a worker records it. */
+export type RecordedOutcome =
+  | { status: 'created' | 'updated' }
+  | { status: 'failed'; failure: DocumentFailure };
+
+/** A document that failed, as `queueStatus` and `listFailed` show it. */
+export interface DocumentFailure {
+  /** The document's ordinal in its run. */
+  ordinal: number;
+  /** How the source named it: `docs/a.pdf`, `export.jsonl:17`, or the caller's ref. */
+  ref: string | undefined;
+  /** The id it would be stored under (null when it could not be built). */
+  documentId: string | null;
+  /** The server's reason (or why it could not be read or built). */
+  reason: string;
+  /** The HTTP status of the answer that failed it, when there was one. */
+  httpStatus: number | undefined;
+  /** Attempts made. */
+  attempts: number;
+  /** When it failed (ISO 8601). */
+  at: string;
+  /** The job that holds it. */
+  jobId: string;
+}
+
+// KEYS: run hash, done bitmap, failed hash, throughput bucket
+// ARGV: ordinal, status, failure JSON, now (ms), bucket ttl (s)
+const RECORD = `
+local ord = tonumber(ARGV[1])
+local status = ARGV[2]
+if status == 'created' or status == 'updated' then
+  if redis.call('SETBIT', KEYS[2], ord, 1) == 1 then
+    redis.call('HINCRBY', KEYS[1], 'duplicates', 1)
+    return 0
+  end
+  redis.call('HINCRBY', KEYS[1], status, 1)
+  if redis.call('HDEL', KEYS[3], ARGV[1]) == 1 then
+    redis.call('HINCRBY', KEYS[1], 'failed', -1)
+  end
+  redis.call('INCR', KEYS[4])
+  redis.call('EXPIRE', KEYS[4], tonumber(ARGV[5]))
+  redis.call('HSETNX', KEYS[1], 'firstStoredAt', ARGV[4])
+  redis.call('HSET', KEYS[1], 'lastStoredAt', ARGV[4])
+  return 1
+end
+if redis.call('GETBIT', KEYS[2], ord) == 1 then return 0 end
+if redis.call('HSET', KEYS[3], ARGV[1], ARGV[3]) == 1 then
+  redis.call('HINCRBY', KEYS[1], 'failed', 1)
+end
+return 1
+`;
+
+// KEYS: run hash, jobs bitmap; ARGV: seq
+const JOB_DONE = `
+if redis.call('SETBIT', KEYS[2], tonumber(ARGV[1]), 1) == 0 then
+  redis.call('HINCRBY', KEYS[1], 'jobsDone', 1)
+  return 1
+end
+return 0
+`;
+
+interface StoreCommands {
+  kisRecord(
+    run: string,
+    done: string,
+    failed: string,
+    bucket: string,
+    ordinal: number,
+    status: string,
+    failure: string,
+    now: number,
+    ttl: number,
+  ): Promise<number>;
+  kisJobDone(run: string, jobs: string, seq: number): Promise<number>;
+}
+
+/** A run as it was enqueued (counters aside). */
+export interface RunDescription {
+  id: string;
+  /** When the enqueue began (ms since epoch). */
+  createdAt: number;
+  /** What was enqueued: `files`, `jsonl` or `documents`, and from where. */
+  source: { kind: 'files' | 'jsonl' | 'documents'; root?: string; file?: string; paths?: string[] };
+  /** Documents per job. */
+  batchSize: number;
+}
+
+/** A run's counters. */
+export interface RunCounters {
+  /** `enqueuing` while the producer adds jobs, `enqueued` once all are in. */
+  state: 'enqueuing' | 'enqueued' | 'interrupted';
+  documents: number;
+  jobs: number;
+  created: number;
+  updated: number;
+  failed: number;
+  /** Acknowledgements of documents already stored: documents sent more than once. */
+  duplicates: number;
+  jobsDone: number;
+  enqueuedAt: number | undefined;
+  firstStoredAt: number | undefined;
+  lastStoredAt: number | undefined;
+}
+
+const num = (v: string | undefined): number => (v === undefined ? 0 : Number(v));
+const optNum = (v: string | undefined): number | undefined =>
+  v === undefined ? undefined : Number(v);
+
+export class RunStore {
+  readonly keys: RunKeys;
+  private readonly redis: Redis & StoreCommands;
+
+  constructor(redis: Redis, prefix: string, queue: string) {
+    this.keys = new RunKeys(prefix, queue);
+    if (!('kisRecord' in redis)) {
+      redis.defineCommand('kisRecord', { numberOfKeys: 4, lua: RECORD });
+      redis.defineCommand('kisJobDone', { numberOfKeys: 2, lua: JOB_DONE });
+    }
+    this.redis = redis as Redis & StoreCommands;
+  }
+
+  async createRun(run: RunDescription): Promise<void> {
+    await this.redis
+      .multi()
+      .hset(this.keys.run(run.id), {
+        description: JSON.stringify(run),
+        state: 'enqueuing',
+        documents: 0,
+        jobs: 0,
+      })
+      .zadd(this.keys.runs, run.createdAt, run.id)
+      .exec();
+  }
+
+  /** Counts jobs added by the producer (after each bulk add). */
+  async addPlanned(runId: string, documents: number, jobs: number): Promise<void> {
+    await this.redis
+      .multi()
+      .hincrby(this.keys.run(runId), 'documents', documents)
+      .hincrby(this.keys.run(runId), 'jobs', jobs)
+      .exec();
+  }
+
+  async setState(runId: string, state: RunCounters['state']): Promise<void> {
+    await this.redis.hset(this.keys.run(runId), { state, enqueuedAt: Date.now() });
+  }
+
+  /** Which of the documents `start` .. `start + count - 1` are stored already. */
+  async storedAmong(runId: string, start: number, count: number): Promise<boolean[]> {
+    const first = Math.floor(start / 8);
+    const last = Math.floor((start + count - 1) / 8);
+    const bytes = await this.redis.getrangeBuffer(this.keys.done(runId), first, last);
+    const stored: boolean[] = [];
+    for (let i = 0; i < count; i++) {
+      const bit = start + i;
+      const byte = bytes[Math.floor(bit / 8) - first] ?? 0;
+      stored.push((byte & (0x80 >> (bit % 8))) !== 0);
+    }
+    return stored;
+  }
+
+  /** Records one document's result; true when it changed the run (not a duplicate). */
+  async record(runId: string, ordinal: number, outcome: RecordedOutcome): Promise<boolean> {
+    const now = Date.now();
+    const k = this.keys;
+    const changed = await this.redis.kisRecord(
+      k.run(runId),
+      k.done(runId),
+      k.failed(runId),
+      k.throughput(runId, Math.floor(now / BUCKET_MS)),
+      ordinal,
+      outcome.status,
+      outcome.status === 'failed' ? JSON.stringify(outcome.failure) : '',
+      now,
+      Math.ceil((BUCKET_MS * 12) / 1000),
+    );
+    return changed === 1;
+  }
+
+  /** Marks a job of the run finished with every document stored. */
+  async jobDone(runId: string, seq: number): Promise<void> {
+    await this.redis.kisJobDone(this.keys.run(runId), this.keys.jobs(runId), seq);
+  }
+
+  /** Run ids, oldest first. */
+  async runIds(): Promise<string[]> {
+    return this.redis.zrange(this.keys.runs, 0, -1);
+  }
+
+  async describe(
+    runId: string,
+  ): Promise<{ run: RunDescription; counters: RunCounters } | undefined> {
+    const h = await this.redis.hgetall(this.keys.run(runId));
+    if (h.description === undefined) return undefined;
+    return {
+      run: JSON.parse(h.description) as RunDescription,
+      counters: {
+        state: (h.state ?? 'enqueuing') as RunCounters['state'],
+        documents: num(h.documents),
+        jobs: num(h.jobs),
+        created: num(h.created),
+        updated: num(h.updated),
+        failed: num(h.failed),
+        duplicates: num(h.duplicates),
+        jobsDone: num(h.jobsDone),
+        enqueuedAt: optNum(h.enqueuedAt),
+        firstStoredAt: optNum(h.firstStoredAt),
+        lastStoredAt: optNum(h.lastStoredAt),
+      },
+    };
+  }
+
+  /** Documents stored per second over the last minute (complete buckets only). */
+  async recentRate(runId: string, now = Date.now()): Promise<number> {
+    const current = Math.floor(now / BUCKET_MS);
+    const keys = Array.from({ length: 6 }, (_, i) => this.keys.throughput(runId, current - 1 - i));
+    const values = await this.redis.mget(keys);
+    const stored = values.reduce((sum, v) => sum + num(v ?? undefined), 0);
+    return stored / ((keys.length * BUCKET_MS) / 1000);
+  }
+
+  /** The run's failed documents, in ordinal order, at most `limit`. */
+  async failures(runId: string, limit = Number.POSITIVE_INFINITY): Promise<DocumentFailure[]> {
+    const out: DocumentFailure[] = [];
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.redis.hscan(this.keys.failed(runId), cursor, 'COUNT', 500);
+      cursor = next;
+      for (let i = 1; i < flat.length; i += 2) out.push(JSON.parse(flat[i] as string));
+    } while (cursor !== '0');
+    out.sort((a, b) => a.ordinal - b.ordinal);
+    return out.length > limit ? out.slice(0, limit) : out;
+  }
+
+  /** Deletes everything this package keeps for a run (BullMQ's jobs are removed by the caller). */
+  async deleteRun(runId: string): Promise<void> {
+    const k = this.keys;
+    const buckets: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await this.redis.scan(cursor, 'MATCH', `${k.run(runId)}:tp:*`);
+      cursor = next;
+      buckets.push(...found);
+    } while (cursor !== '0');
+    await this.redis
+      .multi()
+      .del(k.run(runId), k.done(runId), k.failed(runId), k.jobs(runId), ...buckets)
+      .zrem(k.runs, runId)
+      .exec();
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * A job's documents as items for the bulk engine, built on the worker from what the job names:
+ * files under the worker's root (read and extracted when the engine loads them, as in a local
+ * run), lines of a byte range of a JSONL file, or the documents the job carries. Items keep the
+ * names and ids a local run gives them (`folderSource`, `jsonlSource` of `@kis/node`).
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { IngestItem, IngestTools } from '@kis/client';
+import { folderSource, fsReason, jsonlSource } from '@kis/node';
+import type { DocumentsJob, FilesJob, JobData, JsonlJob } from '../job-data.js';
+
+/** One document of a job: its ordinal in the run and the item the engine sends. */
+export interface JobItem {
+  ordinal: number;
+  item: IngestItem & { ref: string };
+}
+
+/** An item whose load fails with `reason` (the engine reports it failed, like any document). */
+function failing(ref: string, reason: string): JobItem['item'] {
+  return {
+    ref,
+    load: () => {
+      throw new Error(reason);
+    },
+  };
+}
+
+function escapes(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel);
+}
+
+/** Where a worker reads a job's relative paths; undefined when it was started without one. */
+export type WorkerRoot = string | undefined;
+
+const NO_ROOT =
+  'this worker has no root: start it with the folder the producer enqueued paths relative to';
+
+function* fileItems(job: FilesJob, root: WorkerRoot): Generator<JobItem> {
+  for (let i = 0; i < job.paths.length; i++) {
+    const path = job.paths[i] as string;
+    const ordinal = job.start + i;
+    if (root === undefined) {
+      yield { ordinal, item: failing(path, NO_ROOT) };
+      continue;
+    }
+    const abs = resolve(root, path);
+    if (isAbsolute(path) || escapes(root, abs)) {
+      yield { ordinal, item: failing(path, `path ${path} is not inside root ${root}`) };
+      continue;
+    }
+    try {
+      // a job names files; a directory here was one the producer could not walk
+      if (!statSync(abs).isFile()) {
+        yield {
+          ordinal,
+          item: failing(path, `cannot read ${path} under root ${root}: not a file`),
+        };
+        continue;
+      }
+    } catch (error) {
+      yield {
+        ordinal,
+        item: failing(path, `cannot read ${path} under root ${root}: ${fsReason(error)}`),
+      };
+      continue;
+    }
+    const [item] = folderSource([path], { baseDir: root, ...job.items });
+    yield {
+      ordinal,
+      item: item ?? failing(path, `cannot read ${path} under root ${root}: not a file`),
+    };
+  }
+}
+
+/** Why a failing item fails: the message its `load` throws. */
+async function reasonOf(item: IngestItem): Promise<string> {
+  const tools: IngestTools = {
+    imageFileId: () => Promise.reject(new Error('no upload here')),
+    signal: new AbortController().signal,
+  };
+  try {
+    await item.load?.(tools);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return 'cannot read the file';
+}
+
+/** The JSONL file of a job on this worker, or the reason it cannot be read. */
+function jsonlPath(job: JsonlJob, root: WorkerRoot): { path: string } | { problem: string } {
+  if (isAbsolute(job.file)) return { path: job.file };
+  if (root === undefined) return { problem: NO_ROOT };
+  const path = resolve(root, job.file);
+  if (escapes(root, path)) return { problem: `file ${job.file} is not inside root ${root}` };
+  return { path };
+}
+
+async function* jsonlItems(job: JsonlJob, root: WorkerRoot): AsyncGenerator<JobItem> {
+  const where = jsonlPath(job, root);
+  let problem = 'problem' in where ? where.problem : undefined;
+  if ('path' in where) {
+    try {
+      if (statSync(where.path).size < job.offset + job.length) {
+        problem = `${job.file} is shorter than when it was enqueued (it changed since)`;
+      }
+    } catch (error) {
+      problem = `cannot read ${job.file}${root ? ` under root ${root}` : ''}: ${fsReason(error)}`;
+    }
+  }
+  let n = 0;
+  if (problem === undefined && 'path' in where) {
+    const stream = createReadStream(where.path, {
+      start: job.offset,
+      end: job.offset + job.length - 1,
+      encoding: 'utf8',
+    });
+    // refs are `<name>:<line in the range>`: renamed to the line in the file
+    const tag = `\u0000${job.seq}`;
+    for await (const item of jsonlSource(stream, { name: tag, ...job.items })) {
+      const local = item.ref.startsWith(`${tag}:`) ? Number(item.ref.slice(tag.length + 1)) : NaN;
+      if (!Number.isInteger(local)) {
+        // the stream itself failed: the rest of the range fails with its reason
+        problem = await reasonOf(item);
+        break;
+      }
+      if (n >= job.count) {
+        problem = `${job.file} has more documents in this range than when it was enqueued (it changed since)`;
+        break;
+      }
+      item.ref = `${job.name}:${job.line + local - 1}`;
+      yield { ordinal: job.start + n++, item };
+    }
+    if (problem === undefined && n < job.count) {
+      problem = `${job.file} has fewer documents in this range than when it was enqueued (it changed since)`;
+    }
+  }
+  for (; n < job.count; n++) {
+    const ref = `${job.name} (document ${n + 1} of the range from line ${job.line})`;
+    yield { ordinal: job.start + n, item: failing(ref, problem as string) };
+  }
+}
+
+function* payloadItems(job: DocumentsJob): Generator<JobItem> {
+  for (let i = 0; i < job.documents.length; i++) {
+    const doc = job.documents[i] as DocumentsJob['documents'][number];
+    const ordinal = job.start + i;
+    const item: JobItem['item'] = { ref: doc.ref ?? `#${ordinal}`, document: doc.document };
+    if (doc.ccPairId !== undefined) item.ccPairId = doc.ccPairId;
+    yield { ordinal, item };
+  }
+}
+
+/** The job's documents in order, each with its ordinal; the job's pair unless one has its own. */
+export async function* jobItems(job: JobData, root: WorkerRoot): AsyncGenerator<JobItem> {
+  const items =
+    job.kind === 'files'
+      ? fileItems(job, root)
+      : job.kind === 'jsonl'
+        ? jsonlItems(job, root)
+        : payloadItems(job);
+  for await (const entry of items) {
+    if (job.ccPairId !== undefined && entry.item.ccPairId === undefined) {
+      entry.item.ccPairId = job.ccPairId;
+    }
+    yield entry;
+  }
+}

@@ -1,0 +1,57 @@
+/** Shared test set-up: a corpus on disk, an emulator, run counts read back from Redis. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export const KEY = 'kis-queue-test-admin-key-0123456789';
+
+/** A temporary folder; `remove()` deletes it. */
+export function tempDir(tag: string): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), `kis-queue-${tag}-`));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Writes `count` small Markdown files under `dir/sub`; their paths relative to `dir`. */
+export function writeFiles(dir: string, count: number, sub = 'docs'): string[] {
+  const paths: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const rel = `${sub}/${String(Math.floor(i / 10)).padStart(2, '0')}/note-${i}.md`;
+    const abs = join(dir, rel);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, `# Note ${i}\n\nBody of note ${i}.\n`);
+    paths.push(rel);
+  }
+  return paths;
+}
+
+/** A JSONL file of `count` documents with ids `${tag}-<n>` (and a blank line now and then). */
+export function writeJsonl(path: string, count: number, tag: string): void {
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    lines.push(
+      JSON.stringify({
+        id: `${tag}-${i}`,
+        semantic_identifier: `Document ${i}`,
+        sections: [{ text: `Body of document ${i}.` }],
+        source: 'file',
+        metadata: {},
+      }),
+    );
+    if (i % 17 === 5) lines.push('');
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
+/** Polls `check` until it is true (or fails after `timeoutMs`). */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

@@ -1,0 +1,128 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkConnection, redactUrl } from '../src/connection.js';
+import { jobDataProblem, jobIdOf, runOfJobId } from '../src/job-data.js';
+import { parseRate, rateWindow, windowRate } from '../src/limits.js';
+import { jsonlRanges } from '../src/plan/jsonl-ranges.js';
+import { OverloadWatch, retryAfterMs } from '../src/worker/overload.js';
+import { tempDir } from './helpers.js';
+
+const tmp = tempDir('units');
+afterAll(() => tmp.remove());
+
+async function ranges(text: string | Buffer, batch: number) {
+  const file = join(tmp.dir, `f-${Math.random().toString(36).slice(2)}.jsonl`);
+  writeFileSync(file, text);
+  const out = [];
+  for await (const r of jsonlRanges(file, batch)) out.push(r);
+  return { out, bytes: typeof text === 'string' ? Buffer.from(text) : text };
+}
+
+describe('jsonlRanges', () => {
+  it('cuts whole lines, skips blank ones, numbers lines as the reader does', async () => {
+    const { out, bytes } = await ranges('{"a":1}\n\n  \n{"a":2}\r\n{"a":3}\n\n{"a":4}', 2);
+    expect(out).toEqual([
+      { offset: 0, length: 21, line: 1, count: 2 },
+      { offset: 21, length: 16, line: 5, count: 2 },
+    ]);
+    const slice = (r: (typeof out)[number]) =>
+      bytes.subarray(r.offset, r.offset + r.length).toString();
+    expect(slice(out[0] as (typeof out)[number])).toBe('{"a":1}\n\n  \n{"a":2}\r\n');
+    expect(slice(out[1] as (typeof out)[number])).toBe('{"a":3}\n\n{"a":4}');
+  });
+
+  it('reads lines that span chunks, and a BOM or NBSP line as blank', async () => {
+    const long = `{"t":"${'x'.repeat(3 << 20)}"}`;
+    const { out } = await ranges(`\uFEFF\n${long}\n\u00a0\n{"b":1}\n`, 1);
+    expect(out.map((r) => [r.line, r.count])).toEqual([
+      [2, 1],
+      [4, 1],
+    ]);
+    expect(out[0]?.length).toBe(Buffer.byteLength(long) + 1);
+  });
+
+  it('gives nothing for an empty file', async () => {
+    expect((await ranges('', 5)).out).toEqual([]);
+    expect((await ranges('\n \n', 5)).out).toEqual([]);
+  });
+});
+
+describe('rates', () => {
+  it('parses per second, minute and hour', () => {
+    expect(parseRate('50/s')).toBe(50);
+    expect(parseRate('3000/min')).toBe(50);
+    expect(parseRate('7200/h')).toBe(2);
+    expect(parseRate(12)).toBe(12);
+    expect(() => parseRate('fast')).toThrow(
+      'rate must be documents per second, minute or hour such as 50/s, 3000/min or 100000/h (got "fast")',
+    );
+    expect(() => parseRate('0/s')).toThrow('rate must be above 0');
+  });
+
+  it('cuts a rate into short windows that never exceed it', () => {
+    expect(rateWindow(50)).toEqual({ max: 1, duration: 20 });
+    expect(rateWindow(500)).toEqual({ max: 10, duration: 20 });
+    expect(rateWindow(0.5)).toEqual({ max: 1, duration: 2000 });
+    for (const r of [1, 3, 7, 33, 55, 99, 1234]) {
+      expect(windowRate(rateWindow(r))).toBeLessThanOrEqual(r);
+      expect(windowRate(rateWindow(r))).toBeGreaterThan(r * 0.9);
+    }
+  });
+});
+
+describe('overload', () => {
+  it('trips on a refused majority, not on random faults', () => {
+    const pauses: number[] = [];
+    const watch = new OverloadWatch((ms) => pauses.push(ms));
+    for (let i = 0; i < 200; i++) watch.observe(i % 10 === 0 ? 503 : 200, undefined, 0);
+    expect(pauses).toEqual([]);
+    // 12 of 20 refused: 60 %
+    for (let i = 0; i < 20; i++) watch.observe(i % 5 < 3 ? 429 : 200, undefined, 1000);
+    expect(pauses).toEqual([1000]);
+    for (let i = 0; i < 10; i++) watch.observe(503, undefined, 2000);
+    expect(pauses).toEqual([1000, 2000]);
+    // a long quiet spell starts again from the first pause
+    for (let i = 0; i < 10; i++) watch.observe(503, undefined, 60_000);
+    expect(pauses).toEqual([1000, 2000, 1000]);
+  });
+
+  it('trips at once on a refusal asking to wait a second or more', () => {
+    const pauses: number[] = [];
+    const watch = new OverloadWatch((ms) => pauses.push(ms));
+    watch.observe(429, 0, 0);
+    expect(pauses).toEqual([]);
+    watch.observe(429, 5000, 0);
+    expect(pauses).toEqual([5000]);
+    expect(retryAfterMs('2')).toBe(2000);
+    expect(retryAfterMs(new Date(Date.now() + 3000).toUTCString())).toBeGreaterThan(1000);
+    expect(retryAfterMs(null)).toBeUndefined();
+  });
+});
+
+describe('job data and names', () => {
+  it('names jobs by run and place', () => {
+    expect(jobIdOf('r1-abc', 7)).toBe('r1-abc.7');
+    expect(runOfJobId('r1-abc.7')).toBe('r1-abc');
+    expect(runOfJobId('other')).toBeUndefined();
+  });
+
+  it('says what is wrong with job data', () => {
+    expect(jobDataProblem(null)).toBe('job data is not an object');
+    expect(jobDataProblem({ v: 2 })).toBe('job data version 2 is not one this worker reads (1)');
+    const base = { v: 1, run: 'r', seq: 0, start: 0, count: 1 };
+    expect(jobDataProblem({ ...base, kind: 'files', paths: ['a.md'] })).toBeUndefined();
+    expect(jobDataProblem({ ...base, kind: 'files', paths: [] })).toBe(
+      'files job must list `count` paths',
+    );
+    expect(jobDataProblem({ ...base, kind: 'zip' })).toBe('unknown job kind "zip"');
+  });
+
+  it('checks Redis URLs and never shows their password', () => {
+    expect(() => checkConnection('http://x')).toThrow(
+      'connection must be a redis:// or rediss:// URL (got "http://x")',
+    );
+    expect(() => checkConnection('redis://:s3cret@host:6379/0')).not.toThrow();
+    expect(redactUrl('redis://user:s3cret@host:6379/0')).toBe('redis://***@host:6379/0');
+  });
+});
