@@ -164,6 +164,7 @@ describe('extractFile', () => {
     expect(kindOf('A.PDF')?.kind).toBe('pdf');
     expect(kindOf('noext')).toBeUndefined();
     expect(kindOf('cert.pfx')).toBeUndefined(); // a key is uploaded, never ingested
-    expect(kindOf('notes.MARKDOWN')).toMatchObject({ kind: 'text', fileType: 'md' });
+    expect(kindOf('notes.MARKDOWN')).toMatchObject({ kind: 'markdown', fileType: 'md' });
+    expect(kindOf('site/intro.mdx')).toMatchObject({ kind: 'mdx', fileType: 'mdx' });
   });
 });

@@ -90,10 +90,17 @@ describe('the declared optional packages', () => {
     );
     expect([...OPTIONAL_PACKAGES.keys()].sort()).toEqual([
       'csv-parse',
+      'fflate',
       'file-type',
       'html-to-text',
       'mammoth',
+      'mdast-util-from-markdown',
+      'mdast-util-mdx',
+      'micromark-extension-mdxjs',
+      'postal-mime',
+      'saxes',
       'unpdf',
+      'yaml',
     ]);
   });
 });

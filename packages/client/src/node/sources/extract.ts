@@ -11,13 +11,20 @@ import {
 import type { Extraction, FileBytes } from './extraction.js';
 import { ExtractionError } from './extraction-error.js';
 import { fsReason } from './fs-reason.js';
-import { extractCsv } from './kinds/delimited.js';
+import { extractCsv, extractTsv } from './kinds/delimited.js';
 import { extractDocx } from './kinds/docx.js';
+import { extractEml } from './kinds/eml.js';
+import { extractEpub } from './kinds/epub.js';
 import { extractHtml } from './kinds/html.js';
 import { sniffImage } from './kinds/image.js';
 import { extractJson } from './kinds/json.js';
+import { extractMarkdown } from './kinds/markdown.js';
+import { extractMdx } from './kinds/mdx.js';
 import { extractPdf } from './kinds/pdf.js';
+import { extractPptx } from './kinds/pptx.js';
 import { extractText } from './kinds/text.js';
+import { extractXlsx } from './kinds/xlsx.js';
+import { extractXml } from './kinds/xml.js';
 import { MAX_FILE_BYTES } from './limits.js';
 
 export type { ExtractedMetadata, ExtractedSection, Extraction } from './extraction.js';
@@ -77,11 +84,19 @@ export interface ExtractOptions {
 /** Each text kind's extractor, over the file's bytes. */
 const EXTRACTORS: Record<Exclude<IngestKind, 'image'>, (file: FileBytes) => Promise<Extraction>> = {
   text: extractText,
+  markdown: extractMarkdown,
+  mdx: extractMdx,
   html: extractHtml,
+  xml: extractXml,
   json: extractJson,
   csv: extractCsv,
+  tsv: extractTsv,
   pdf: extractPdf,
   docx: extractDocx,
+  pptx: extractPptx,
+  xlsx: extractXlsx,
+  eml: extractEml,
+  epub: extractEpub,
 };
 
 /** Reads a file and extracts its content according to its extension. Throws {@link ExtractionError}. */

@@ -110,9 +110,9 @@ function fileFingerprint(path: string, source: string | undefined): string | und
 
 /**
  * Bump when extraction changes what a file's document holds: fingerprints then stop matching.
- * 2: HTML headings keep their case.
+ * 2: HTML headings keep their case. 3: Markdown front matter read as title and metadata.
  */
-const EXTRACTION_VERSION = 2;
+const EXTRACTION_VERSION = 3;
 
 /** Reads and extracts one file (uploading it when it is an image) into its document. */
 async function fileDocument(
