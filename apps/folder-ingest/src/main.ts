@@ -1,6 +1,6 @@
 /**
- * Ingest a folder: every text file (.txt, .md… : the `text` kind of the rule book's `FILE_KINDS`,
- * `@kis/rules`) under a directory becomes one document, pushed with
+ * Ingest a folder: every text file (.txt, .md… : the `text` and `markdown` kinds of the rule
+ * book's `FILE_KINDS`, `@kis/rules`) under a directory becomes one document, pushed with
  * `ingestMany` (bounded concurrency, retries, one bad file never stops the rest) and recorded in
  * a journal so an interrupted run resumes without re-sending what the server acknowledged.
  *
@@ -58,7 +58,7 @@ console.log(`ingesting ${relative(process.cwd(), dir) || '.'} into cc_pair ${ccP
 async function* documents(): AsyncGenerator<{ document: IngestionDocument; ref: string }> {
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     const kind = fileKindOf(entry.name);
-    if (!entry.isFile() || kind?.kind !== 'text') continue;
+    if (!entry.isFile() || (kind?.kind !== 'text' && kind?.kind !== 'markdown')) continue;
     const path = join(entry.parentPath, entry.name);
     const rel = relative(dir, path).split(sep).join('/');
     const text = await readFile(path, 'utf8');

@@ -1,6 +1,8 @@
 // Turns dropped or chosen files into ingestion documents, in the browser. Which files it reads is
 // the rule book's (`FILE_KINDS` of `@kis/rules`, the kinds marked `browser`):
-// - text (.txt, .md…): one text section; a Markdown file's first `# heading` becomes the title.
+// - text (.txt, .log, .yml…): one text section, as it is.
+// - Markdown (.md): one text section; the first `# heading` becomes the title (front matter is
+//   not split off here: `kis ingest` does that).
 // - HTML: parsed with DOMParser; the <title> becomes the title, the visible text (no scripts,
 //   styles or templates) the section.
 // - JSON: an IngestionRequest (`{ document, cc_pair_id? }`), an IngestionDocument (has
@@ -31,7 +33,8 @@ function consoleKind(info: FileKindInfo | undefined): FileKind | undefined {
   if (!info?.browser) return undefined;
   switch (info.kind) {
     case 'text':
-      return info.mime === 'text/markdown' ? 'markdown' : 'text';
+    case 'markdown':
+      return info.kind;
     case 'html':
     case 'json':
       return info.kind;

@@ -157,7 +157,7 @@ async function runSequential(dir: string, baseUrl: string): Promise<number> {
       const answer = (await up.json()) as { user_files: { file_id: string }[] };
       sections = [{ image_file_id: answer.user_files[0]?.file_id, text: extracted.name }];
     } else {
-      sections = [{ text: extracted.text }];
+      sections = extracted.sections.map(({ text }) => ({ text }));
     }
     const document = {
       id: key,

@@ -32,10 +32,17 @@ export { FileJournal, type FileJournalOptions, openJournal } from './journal/ind
 export { FileSecretRecords } from './secret-records.js';
 export {
   type Extracted,
+  type ExtractedImage,
+  type ExtractedMetadata,
+  type ExtractedSection,
+  type ExtractedText,
+  type Extraction,
   ExtractionError,
+  type ExtractOptions,
   extensionsOfKind,
   extractFile,
   kindOf,
+  MAX_FILE_BYTES,
   SUPPORTED_EXTENSIONS,
 } from './sources/extract.js';
 export { type FolderSource, type FolderSourceOptions, folderSource } from './sources/folder.js';
@@ -43,6 +50,7 @@ export { fsReason, oneLine } from './sources/fs-reason.js';
 export type { ItemOptions, SourceItem } from './sources/items.js';
 export { describeJsonType, isPlainObject, lineColumn, parseJsonText } from './sources/json-text.js';
 export { countJsonlLines, type JsonlSourceOptions, jsonlSource } from './sources/jsonl.js';
+export { OPTIONAL_PACKAGES } from './sources/optional-import.js';
 export { fileKey } from './sources/walk.js';
 export { sync } from './sync/index.js';
 export type {

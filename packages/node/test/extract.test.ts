@@ -2,11 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JPEG_HEAD, makeDocx, makePdf, PNG_1X1 } from '@kis/test-support';
-import { parse } from 'csv-parse/sync';
-import { compile } from 'html-to-text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExtractionError, extractFile, kindOf } from '../src/sources/extract.js';
-import { csvToText, htmlToText } from '../src/sources/text-formats.js';
+import { ExtractionError, extractFile, kindOf, MAX_FILE_BYTES } from '../src/sources/extract.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -27,11 +24,16 @@ describe('extractFile', () => {
     expect(await extractFile(await file('a.txt', '\uFEFFhello wörld'))).toEqual({
       kind: 'text',
       fileType: 'txt',
-      text: 'hello wörld',
+      sections: [{ text: 'hello wörld' }],
       modified: expect.any(Date),
     });
     const md = await extractFile(await file('b.md', '# Title\n\nbody'));
-    expect(md).toMatchObject({ kind: 'text', fileType: 'md', text: '# Title\n\nbody' });
+    expect(md).toEqual({
+      kind: 'text',
+      fileType: 'md',
+      sections: [{ text: '# Title\n\nbody' }],
+      modified: expect.any(Date),
+    });
   });
 
   it('rejects binary content and invalid UTF-8 in text files', async () => {
@@ -48,13 +50,20 @@ describe('extractFile', () => {
       '<html><head><title>My &amp; Page</title><style>p{}</style></head>' +
       '<body><h1>Head</h1><p>Some <a href="https://x.example">link</a> text</p>' +
       '<script>var x = 1;</script><img src="a.png"></body></html>';
-    const result = await extractFile(await file('p.html', html));
-    expect(result).toMatchObject({ kind: 'text', fileType: 'html', title: 'My & Page' });
-    const text = (result as { text: string }).text;
-    expect(text).toContain('Some link text');
-    expect(text).not.toContain('x.example');
-    expect(text).not.toContain('var x');
-    expect(htmlToText('<p>no title</p>', compile)).toEqual({ text: 'no title' });
+    expect(await extractFile(await file('p.html', html))).toEqual({
+      kind: 'text',
+      fileType: 'html',
+      title: 'My & Page',
+      // headings as written (html-to-text upper-cases them unless told not to)
+      sections: [{ text: 'Head\n\nSome link text' }],
+      modified: expect.any(Date),
+    });
+    expect(await extractFile(await file('q.htm', '<p>no title</p>'))).toEqual({
+      kind: 'text',
+      fileType: 'html',
+      sections: [{ text: 'no title' }],
+      modified: expect.any(Date),
+    });
   });
 
   it('extracts PDF text and title', async () => {
@@ -64,7 +73,7 @@ describe('extractFile', () => {
     expect(result).toEqual({
       kind: 'text',
       fileType: 'pdf',
-      text: 'Quarterly report (draft)',
+      sections: [{ text: 'Quarterly report (draft)' }],
       title: 'Q3',
       modified: expect.any(Date),
     });
@@ -85,7 +94,7 @@ describe('extractFile', () => {
     expect(result).toMatchObject({
       kind: 'text',
       fileType: 'docx',
-      text: 'First para\n\nSecond <para>',
+      sections: [{ text: 'First para\n\nSecond <para>' }],
     });
     await expect(extractFile(await file('bad.docx', 'not a zip'))).rejects.toThrow(
       /not a valid DOCX document/,
@@ -93,9 +102,12 @@ describe('extractFile', () => {
   });
 
   it('turns CSV rows into column: value blocks and reports malformed CSV with its line', async () => {
-    expect(csvToText('name,city\nAda,London\nBob,\n', parse)).toBe(
-      'name: Ada\ncity: London\n\nname: Bob',
-    );
+    expect(
+      await extractFile(await file('ok.csv', 'name,city\nAda,London\nBob,\n,\n')),
+    ).toMatchObject({
+      fileType: 'csv',
+      sections: [{ text: 'name: Ada\ncity: London\n\nname: Bob' }],
+    });
     await expect(extractFile(await file('bad.csv', 'a,b\n1,2,3\n'))).rejects.toThrow(
       /invalid CSV: .*line 2/,
     );
@@ -105,7 +117,7 @@ describe('extractFile', () => {
     expect(await extractFile(await file('d.json', '{"a":[1,2]}'))).toMatchObject({
       kind: 'text',
       fileType: 'json',
-      text: '{\n  "a": [\n    1,\n    2\n  ]\n}',
+      sections: [{ text: '{\n  "a": [\n    1,\n    2\n  ]\n}' }],
     });
     await expect(extractFile(await file('bad.json', '{\n  "a": 1,\n}'))).rejects.toThrow(
       /invalid JSON at line 3, column 1: expected a double-quoted property name/,
@@ -128,6 +140,15 @@ describe('extractFile', () => {
     );
   });
 
+  it('refuses a file over the size limit, saying so', async () => {
+    const path = await file('large.txt', 'x'.repeat(2048));
+    await expect(extractFile(path, { maxFileBytes: 1024 })).rejects.toThrow(
+      'file too large: 2 KiB, over the 1 KiB limit of extraction',
+    );
+    expect(await extractFile(path, { maxFileBytes: 2048 })).toMatchObject({ fileType: 'txt' });
+    expect(MAX_FILE_BYTES).toBe(100 * 1024 * 1024);
+  });
+
   it('reports unreadable and unsupported files', async () => {
     await expect(extractFile(join(dir, 'missing.txt'))).rejects.toThrow(
       'cannot read file: no such file or directory',
@@ -138,6 +159,7 @@ describe('extractFile', () => {
     expect(kindOf('A.PDF')?.kind).toBe('pdf');
     expect(kindOf('noext')).toBeUndefined();
     expect(kindOf('cert.pfx')).toBeUndefined(); // a key is uploaded, never ingested
-    expect(kindOf('notes.MARKDOWN')).toMatchObject({ kind: 'text', fileType: 'md' });
+    expect(kindOf('notes.MARKDOWN')).toMatchObject({ kind: 'markdown', fileType: 'md' });
+    expect(kindOf('site/intro.mdx')).toMatchObject({ kind: 'mdx', fileType: 'mdx' });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The folder and JSONL sources of `@kis/client/node`: ids known before reading, fingerprints,
+ * The folder and JSONL sources of `@kis/node`: ids known before reading, fingerprints,
  * ownership, a bad file or line failing alone; and `kis.sync` over a folder end to end.
  */
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';

@@ -4,7 +4,23 @@
  * the content type it is sent with.
  */
 
-export type FileKind = 'text' | 'html' | 'pdf' | 'docx' | 'csv' | 'json' | 'image' | 'key';
+export type FileKind =
+  | 'text'
+  | 'markdown'
+  | 'mdx'
+  | 'html'
+  | 'xml'
+  | 'json'
+  | 'csv'
+  | 'tsv'
+  | 'pdf'
+  | 'docx'
+  | 'pptx'
+  | 'xlsx'
+  | 'eml'
+  | 'epub'
+  | 'image'
+  | 'key';
 
 export interface FileKindInfo {
   /** What the file is read as. */
@@ -15,7 +31,11 @@ export interface FileKindInfo {
   readonly mime: string;
   /** Read as a document by `kis ingest` (keys are only uploaded). */
   readonly ingest: boolean;
-  /** Read as a document by the web console too (no PDF, DOCX or CSV parser in the browser). */
+  /**
+   * Read as a document by the web console too (apps/web), which has no extraction library: plain
+   * text as it is, Markdown with its first `# heading` as title (front matter stays in the text),
+   * HTML and JSON. MDX, XML, CSV/TSV, PDF and the zipped or MIME formats need the Node side.
+   */
   readonly browser: boolean;
 }
 
@@ -37,18 +57,39 @@ const kind = (
 export const FILE_KINDS: Readonly<Record<string, FileKindInfo>> = Object.freeze({
   '.txt': kind('text', 'txt', 'text/plain', { browser: true }),
   '.text': kind('text', 'txt', 'text/plain', { browser: true }),
-  '.md': kind('text', 'md', 'text/markdown', { browser: true }),
-  '.markdown': kind('text', 'md', 'text/markdown', { browser: true }),
+  '.md': kind('markdown', 'md', 'text/markdown', { browser: true }),
+  '.markdown': kind('markdown', 'md', 'text/markdown', { browser: true }),
   '.html': kind('html', 'html', 'text/html', { browser: true }),
   '.htm': kind('html', 'html', 'text/html', { browser: true }),
   '.json': kind('json', 'json', 'application/json', { browser: true }),
+  '.conf': kind('text', 'conf', 'text/plain', { browser: true }),
+  '.log': kind('text', 'log', 'text/plain', { browser: true }),
+  '.sql': kind('text', 'sql', 'application/sql', { browser: true }),
+  '.yml': kind('text', 'yaml', 'application/yaml', { browser: true }),
+  '.yaml': kind('text', 'yaml', 'application/yaml', { browser: true }),
+  '.mdx': kind('mdx', 'mdx', 'text/mdx'),
+  '.xml': kind('xml', 'xml', 'application/xml'),
   '.pdf': kind('pdf', 'pdf', 'application/pdf'),
   '.docx': kind(
     'docx',
     'docx',
     'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   ),
+  '.pptx': kind(
+    'pptx',
+    'pptx',
+    'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  ),
+  '.xlsx': kind(
+    'xlsx',
+    'xlsx',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ),
+  '.xlsm': kind('xlsx', 'xlsm', 'application/vnd.ms-excel.sheet.macroEnabled.12'),
+  '.eml': kind('eml', 'eml', 'message/rfc822'),
+  '.epub': kind('epub', 'epub', 'application/epub+zip'),
   '.csv': kind('csv', 'csv', 'text/csv'),
+  '.tsv': kind('tsv', 'tsv', 'text/tab-separated-values'),
   '.png': kind('image', 'png', 'image/png'),
   '.jpg': kind('image', 'jpg', 'image/jpeg'),
   '.jpeg': kind('image', 'jpg', 'image/jpeg'),

@@ -306,11 +306,34 @@ describe('routes', () => {
 
 describe('file kinds', () => {
   it.each([
-    ['notes.md', 'text', 'md', 'text/markdown'],
+    ['notes.md', 'markdown', 'md', 'text/markdown'],
+    ['docs/intro.MDX', 'mdx', 'mdx', 'text/mdx'],
     ['a/b/README.TXT', 'text', 'txt', 'text/plain'],
+    ['server.log', 'text', 'log', 'text/plain'],
+    ['nginx.conf', 'text', 'conf', 'text/plain'],
+    ['schema.sql', 'text', 'sql', 'application/sql'],
+    ['ci.yml', 'text', 'yaml', 'application/yaml'],
+    ['values.yaml', 'text', 'yaml', 'application/yaml'],
     ['page.htm', 'html', 'html', 'text/html'],
+    ['feed.xml', 'xml', 'xml', 'application/xml'],
     ['Report.PDF', 'pdf', 'pdf', 'application/pdf'],
+    [
+      'deck.pptx',
+      'pptx',
+      'pptx',
+      'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    ],
+    [
+      'book.xlsx',
+      'xlsx',
+      'xlsx',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    ],
+    ['macros.xlsm', 'xlsx', 'xlsm', 'application/vnd.ms-excel.sheet.macroEnabled.12'],
+    ['mail.eml', 'eml', 'eml', 'message/rfc822'],
+    ['novel.epub', 'epub', 'epub', 'application/epub+zip'],
     ['table.csv', 'csv', 'csv', 'text/csv'],
+    ['table.tsv', 'tsv', 'tsv', 'text/tab-separated-values'],
     ['photo.jpeg', 'image', 'jpg', 'image/jpeg'],
     ['cert.pfx', 'key', 'pfx', 'application/x-pkcs12'],
   ])('%s is read as %s (file_type %s, %s)', (name, kind, fileType, mime) => {
@@ -324,6 +347,7 @@ describe('file kinds', () => {
   });
 
   it('lists what kis ingest and the web console read', () => {
+    // the console reads what needs no library: plain text, Markdown, HTML (DOMParser) and JSON
     expect(extensionsFor('browser')).toEqual([
       '.txt',
       '.text',
@@ -332,6 +356,11 @@ describe('file kinds', () => {
       '.html',
       '.htm',
       '.json',
+      '.conf',
+      '.log',
+      '.sql',
+      '.yml',
+      '.yaml',
     ]);
     expect(extensionsFor('ingest')).toEqual([
       '.txt',
@@ -341,9 +370,22 @@ describe('file kinds', () => {
       '.html',
       '.htm',
       '.json',
+      '.conf',
+      '.log',
+      '.sql',
+      '.yml',
+      '.yaml',
+      '.mdx',
+      '.xml',
       '.pdf',
       '.docx',
+      '.pptx',
+      '.xlsx',
+      '.xlsm',
+      '.eml',
+      '.epub',
       '.csv',
+      '.tsv',
       '.png',
       '.jpg',
       '.jpeg',

@@ -93,10 +93,10 @@ describe('ingestion console', () => {
       expect.arrayContaining(['file', 'web', 'ingestion_api', 'not_applicable', 'google_sites']),
     );
     expect(await page.getAttribute('#file-input', 'accept')).toBe(
-      '.txt,.text,.md,.markdown,.html,.htm,.json,text/plain,text/markdown,text/html,application/json',
+      '.txt,.text,.md,.markdown,.html,.htm,.json,.conf,.log,.sql,.yml,.yaml,text/plain,text/markdown,text/html,application/json,application/sql,application/yaml',
     );
     expect(await page.textContent('#accepted-types')).toBe(
-      'Text (.txt, .text), Markdown (.md, .markdown), HTML (.html, .htm) and JSON (.json).',
+      'Text (.txt, .text, .conf, .log, .sql, .yml, .yaml), Markdown (.md, .markdown), HTML (.html, .htm) and JSON (.json).',
     );
 
     // Validation names the field and sends nothing.
@@ -258,7 +258,7 @@ describe('ingestion console', () => {
     expect(r['broken.json']?.[1]).toMatch(/^not valid JSON/);
     expect(r['picture.png']).toEqual([
       'failed',
-      'unsupported file type: expected .txt, .text, .md, .markdown, .html, .htm or .json',
+      'unsupported file type: expected .txt, .text, .md, .markdown, .html, .htm, .json, .conf, .log, .sql, .yml or .yaml',
     ]);
     expect(
       await page.$eval('#progress', (p) => [

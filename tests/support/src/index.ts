@@ -1,2 +1,3 @@
 export * from './files.js';
 export * from './loopback.js';
+export * from './zip-files.js';

@@ -346,7 +346,7 @@ describe('help, version and output hygiene', () => {
     );
     const ingest = await help(['ingest']);
     expect(ingest).toContain(
-      'Files (.txt .text .md .markdown .html .htm .json .pdf .docx .csv, images .png .jpg .jpeg .gif .webp) become one document each',
+      'Files (.txt .text .md .markdown .html .htm .json .conf .log .sql .yml .yaml .mdx .xml .pdf .docx .pptx .xlsx .xlsm .eml .epub .csv .tsv, images .png .jpg .jpeg .gif .webp) become one document each',
     );
     expect(ingest).toContain("(default: the server's default pair, 1)");
     expect(await help(['upload'])).toContain('upload image files (.png .jpg .jpeg .gif .webp)');
@@ -372,7 +372,7 @@ describe('help, version and output hygiene', () => {
         '{"file_locations": []}',
       ]),
     );
-    runs.push(await withFlag(['ingest', 'notes.txt', 'bad.yaml']));
+    runs.push(await withFlag(['ingest', 'notes.txt', 'bad.json']));
     runs.push(await withFlag(['docs', 'list']));
     runs.push(await withFlag(['docs', 'delete', 'nope']));
     runs.push(await withFlag(['--json', 'credential', 'list']));
@@ -402,7 +402,7 @@ describe('help, version and output hygiene', () => {
   });
 
   it('keeps stdout to JSON lines with --json, even on failures', async () => {
-    const r = await run(['--json', 'ingest', 'notes.txt', 'bad.yaml']);
+    const r = await run(['--json', 'ingest', 'notes.txt', 'bad.json']);
     expect(r.code).toBe(1);
     for (const line of r.stdout.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
   });

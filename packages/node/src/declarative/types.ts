@@ -119,7 +119,7 @@ export interface ApplyPlan {
 /**
  * What was sent before, per credential: keyed fingerprints (HMAC-SHA-256 under a random salt) of
  * each `credential_json` value, so that a secret is compared without being stored.
- * `@kis/client/node` has a file-backed one (`FileSecretRecords`).
+ * `@kis/node` has a file-backed one (`FileSecretRecords`).
  */
 export interface SecretRecords {
   /** The salt of the fingerprints (created by the records, kept with them). */

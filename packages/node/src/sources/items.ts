@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { IngestItem, IngestionDocumentInput, IngestTools } from '@kis/client';
-import { extractFile, kindOf, SUPPORTED_EXTENSIONS } from './extract.js';
+import { type ExtractedSection, extractFile, kindOf, SUPPORTED_EXTENSIONS } from './extract.js';
 import { oneLine } from './fs-reason.js';
 import { describeJsonType, isPlainObject } from './json-text.js';
 import type { FoundFile } from './walk.js';
@@ -22,6 +22,13 @@ export interface ItemOptions {
   idPrefix?: string | undefined;
   /** Words an image upload's failure, the reason of that file's failure (default: its message). */
   describeUploadFailure?: ((error: unknown) => string) | undefined;
+  /** Largest file read, in bytes (default `MAX_FILE_BYTES`, 100 MiB). */
+  maxFileBytes?: number | undefined;
+  /**
+   * Hears what a file was read with less than its kind asks (an MDX file that does not parse,
+   * read as Markdown text; front matter that is not YAML): the file is still sent.
+   */
+  onWarning?: ((ref: string, message: string) => void) | undefined;
 }
 
 /** A file made an item, or left out (an unsupported type found in a directory). */
@@ -100,8 +107,11 @@ function fileFingerprint(path: string, source: string | undefined): string | und
   }
 }
 
-/** Bump when extraction changes what a file's document holds: fingerprints then stop matching. */
-const EXTRACTION_VERSION = 1;
+/**
+ * Bump when extraction changes what a file's document holds: fingerprints then stop matching.
+ * 2: HTML headings keep their case. 3: Markdown front matter read as title and metadata.
+ */
+const EXTRACTION_VERSION = 3;
 
 /** Reads and extracts one file (uploading it when it is an image) into its document. */
 async function fileDocument(
@@ -111,12 +121,18 @@ async function fileDocument(
   tools: IngestTools,
   options: ItemOptions,
 ): Promise<IngestionDocumentInput> {
-  const extracted = await extractFile(path);
+  const extracted = await extractFile(path, { maxFileBytes: options.maxFileBytes });
   const name = basename(path);
+  // the file's own keys win over keys of the same name found in the file (front matter)
+  const metadata = {
+    ...(extracted.kind === 'text' ? extracted.metadata : undefined),
+    file_type: extracted.fileType,
+    relative_path: key,
+  };
   const base = {
     id,
     source: options.source ?? 'file',
-    metadata: { file_type: extracted.fileType, relative_path: key },
+    metadata,
     ...(extracted.modified ? { doc_updated_at: extracted.modified.toISOString() } : {}),
   };
   if (extracted.kind === 'image') {
@@ -137,12 +153,26 @@ async function fileDocument(
       sections: [{ image_file_id: fileId, text: name }],
     } as IngestionDocumentInput;
   }
+  for (const warning of extracted.warnings ?? []) options.onWarning?.(key, warning);
   return {
     ...base,
     semantic_identifier: extracted.title ?? name,
     ...(extracted.title ? { title: extracted.title } : {}),
-    sections: [{ text: extracted.text }],
+    sections: textSections(extracted.sections),
   } as IngestionDocumentInput;
+}
+
+/**
+ * One text section per extracted section, its heading as its first line unless that line is
+ * the heading already (the `heading` field is read by deployed servers only); one empty section
+ * for a file with no text.
+ */
+function textSections(sections: readonly ExtractedSection[]): { text: string }[] {
+  if (sections.length === 0) return [{ text: '' }];
+  return sections.map(({ heading, text }) => ({
+    // a chapter whose first line is its title already says it
+    text: !heading || text.split('\n', 1)[0]?.trim() === heading ? text : `${heading}\n\n${text}`,
+  }));
 }
 
 /** One JSONL line: a document, or an ingestion request `{"document", "cc_pair_id"}`. */

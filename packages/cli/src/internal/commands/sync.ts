@@ -253,6 +253,7 @@ export async function syncCommand(
     // the base URL is known by the time an upload fails
     describeUploadFailure: (error) => describeFailure(error, baseUrl).message,
     onIgnored: (ref, reason) => out.result({ ref, status: 'ignored', reason }),
+    onWarning: (ref, message) => out.warn(`${ref}: ${message}`),
   });
   const owns = ownership(inputs, sources.folder, options);
   const { client, baseUrl } = await connect(ctx, false);

@@ -77,6 +77,8 @@ export async function ingestCommand(
       report.ignore(ref, reason);
       if (run) progress.update(report.progress(run.progress()));
     },
+    // a file read with less than its kind asks (MDX read as Markdown text): sent, and said
+    onWarning: (ref, message) => progress.log(`${out.err.yellow('warning:')} ${ref}: ${message}`),
   });
   if (!inputs.stdin) {
     sources.count().then(
