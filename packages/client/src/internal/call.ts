@@ -9,16 +9,10 @@ import type { LevelLogger } from '../logging.js';
 import type { CallControl, RequestOptions } from '../request-options.js';
 import type { paths } from '../types.js';
 import { errorFromResponse } from './error-parse.js';
+import type { Answer } from './http.js';
 import type { Redactor } from './redact.js';
 import type { RouteMemory } from './route-variants.js';
 import type { TransportFetch } from './transport.js';
-
-/** An answer as openapi-fetch resolves it. */
-export interface Answer<T> {
-  data?: T;
-  error?: unknown;
-  response: Pick<Response, 'status' | 'statusText' | 'headers'>;
-}
 
 /** A sentence added to the error of a failed answer, chosen from its status and body. */
 export type Hint = (status: number, body: unknown) => string | undefined;

@@ -56,3 +56,10 @@ export interface Attempted {
   /** The request surely never left (connection refused…): safe to retry even an unsafe call. */
   preSend?: boolean;
 }
+
+/** An answer as openapi-fetch resolves it. */
+export interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Pick<Response, 'status' | 'statusText' | 'headers'>;
+}

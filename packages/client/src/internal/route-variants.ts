@@ -5,7 +5,7 @@
  * answered is remembered per client, so later calls go straight to it.
  */
 import { isRouteNotFound, ROUTE_VARIANTS, type RouteGroup } from '@kis/rules';
-import type { Answer } from './call.js';
+import type { Answer } from './http.js';
 
 /** The index in `ROUTE_VARIANTS[group]` of the path that answered, per group (one per client). */
 export type RouteMemory = Partial<Record<RouteGroup, number>>;
