@@ -27,6 +27,7 @@ export {
 } from './errors.js';
 export { getFileId } from './file-id.js';
 export type {
+  IngestAttempt,
   IngestEngine,
   IngestInput,
   IngestItem,

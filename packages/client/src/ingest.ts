@@ -98,6 +98,31 @@ export interface IngestManyOptions {
   adaptive?: boolean | undefined;
   /** Validate and resolve each document's id, send nothing: results have status `valid`. */
   dryRun?: boolean | undefined;
+  /**
+   * Send a second copy of a document whose answer is long overdue (default true; README, "Slow
+   * answers"). False keeps every document to one request on the wire at a time, for callers that
+   * hold their own ceiling on requests in flight (the queue's workers).
+   */
+  hedge?: boolean | undefined;
+  /**
+   * Called after every request of the run (retries and hedges included) with how it ended: for
+   * callers that watch the server's answers (the queue backs off all workers on overload).
+   */
+  onAttempt?: ((attempt: IngestAttempt) => void) | undefined;
+}
+
+/** How one request of a bulk run ended (`IngestManyOptions.onAttempt`). */
+export interface IngestAttempt {
+  /** The document's id. */
+  documentId: string;
+  /** The answer's status, when the server answered. */
+  status?: number | undefined;
+  /** Why there was no answer: no connection, or none in time. */
+  error?: 'connection' | 'timeout' | undefined;
+  /** The wait the server asked for (`Retry-After`, `retry-after-ms`), when it asked. */
+  retryAfterMs?: number | undefined;
+  /** Time from sending to the answer or failure. */
+  ms: number;
 }
 
 export type IngestStatus = 'created' | 'updated' | 'skipped' | 'failed' | 'aborted' | 'valid';

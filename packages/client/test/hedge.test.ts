@@ -46,3 +46,27 @@ describe('ingestMany with answers that stall', () => {
     expect(emulator.stats().ingestion.requests).toBe(150);
   }, 60_000);
 });
+
+describe('ingestMany without hedges', () => {
+  it('keeps each document to one request on the wire, and reports every request', async () => {
+    emulator = await startEmulator({ faults: 'slow=0.05:1500ms,503=0.05', seed: 11 });
+    const kis = createKisClient({
+      baseUrl: emulator.baseUrl,
+      apiKey: emulator.adminKey,
+      logLevel: 'off',
+    });
+    const attempts: Array<{ status?: number | undefined; error?: string | undefined }> = [];
+    const summary = await kis
+      .ingestMany(docs(200), {
+        hedge: false,
+        onAttempt: (a) => attempts.push({ status: a.status, error: a.error }),
+      })
+      .done();
+    expect(summary).toMatchObject({ created: 200, failed: 0, hedged: 0 });
+    const stats = emulator.stats();
+    // one report per request the server saw, 503s included; no second copy of any document
+    expect(attempts).toHaveLength(stats.ingestion.requests);
+    expect(attempts.filter((a) => a.status === 503)).toHaveLength(stats.faults['503'] ?? 0);
+    expect(stats.ingestion.requests).toBe(200 + (stats.faults['503'] ?? 0));
+  }, 60_000);
+});

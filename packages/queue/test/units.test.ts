@@ -5,7 +5,7 @@ import { checkConnection, redactUrl } from '../src/connection.js';
 import { jobDataProblem, jobIdOf, runOfJobId } from '../src/job-data.js';
 import { parseRate, rateWindow, windowRate } from '../src/limits.js';
 import { jsonlRanges } from '../src/plan/jsonl-ranges.js';
-import { OverloadWatch, retryAfterMs } from '../src/worker/overload.js';
+import { OverloadWatch } from '../src/worker/overload.js';
 import { tempDir } from './helpers.js';
 
 const tmp = tempDir('units');
@@ -94,9 +94,6 @@ describe('overload', () => {
     expect(pauses).toEqual([]);
     watch.observe(429, 5000, 0);
     expect(pauses).toEqual([5000]);
-    expect(retryAfterMs('2')).toBe(2000);
-    expect(retryAfterMs(new Date(Date.now() + 3000).toUTCString())).toBeGreaterThan(1000);
-    expect(retryAfterMs(null)).toBeUndefined();
   });
 });
 

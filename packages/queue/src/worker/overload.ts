@@ -5,8 +5,7 @@
  * worker waits it out before sending a job's next document. Random faults refuse a few answers
  * in any window and do not trip it; the client's bulk engine retries them as in a local run.
  *
- * Answers are seen through the client's `fetch` option (an instrumented fetch), the one public
- * place every attempt of the engine passes.
+ * Answers are seen through the bulk engine's `onAttempt`, which reports every request of the run.
  */
 
 /** Recent ingestion answers judged. */
@@ -24,15 +23,6 @@ const MAX_BACKOFF_MS = 30_000;
 const CALM_MS = 30_000;
 
 const REFUSED = new Set([429, 503]);
-
-/** Reads `Retry-After` (seconds or an HTTP date) in ms. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
 
 export class OverloadWatch {
   private readonly answers: boolean[] = [];
@@ -70,22 +60,4 @@ export class OverloadWatch {
         : `the server refused most recent requests (${status})`,
     );
   }
-
-  /** A fetch that reports each ingestion answer here, then hands it on unchanged. */
-  wrap(base: typeof globalThis.fetch): typeof globalThis.fetch {
-    return async (input, init) => {
-      const response = await base(input, init);
-      if (isIngestion(input, init)) {
-        this.observe(response.status, retryAfterMs(response.headers.get('retry-after')));
-      }
-      return response;
-    };
-  }
-}
-
-function isIngestion(input: Parameters<typeof fetch>[0], init: RequestInit | undefined): boolean {
-  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-  if (method !== 'POST') return false;
-  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  return /\/ingestion(?:\?|$)/.test(url);
 }

@@ -25,7 +25,7 @@ import { OverloadWatch } from './overload.js';
 export interface StartWorkerOptions extends QueueTarget, QueueLimits {
   /**
    * How to reach the server: `baseUrl`, `apiKey` (from the worker's own environment: keys never
-   * travel in jobs or Redis), time-outs, logging. `fetch`, if given, is wrapped to watch answers.
+   * travel in jobs or Redis), time-outs, logging.
    */
   kis: KisClientOptions;
   /** The folder the producer's file paths (and relative JSONL files) are relative to. */
@@ -163,10 +163,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<QueueWor
     log.warn(`${reason}: pausing the whole queue for ${Math.round(ms / 100) / 10} s`);
     backoff.pause(ms).catch(() => undefined);
   });
-  const kis = createKisClient({
-    ...options.kis,
-    fetch: watch.wrap(options.kis.fetch ?? globalThis.fetch),
-  });
+  const kis = createKisClient(options.kis);
 
   const closing = new AbortController();
   const counts = {
@@ -193,6 +190,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<QueueWor
       retryForMs: options.retryForMs,
       timeoutMs: options.timeoutMs,
       maxOutageMs: options.maxOutageMs ?? Number.POSITIVE_INFINITY,
+      // each active job has one request on the wire: the queue's ceiling holds (limits.ts)
+      hedge: false,
+      onAttempt: (attempt) => watch.observe(attempt.status ?? 0, attempt.retryAfterMs),
     },
     {
       onFatal: (stop) => {

@@ -6,6 +6,7 @@
  */
 import { APIUserAbortError, KisError } from '../../errors.js';
 import type {
+  IngestAttempt,
   IngestEngine,
   IngestInput,
   IngestItem,
@@ -30,6 +31,7 @@ import { DEFAULT_MAX_CONCURRENCY } from './limits.js';
 import { OutageGate } from './outage.js';
 import { type PreparedIngestion, prepareIngestion } from './prepare.js';
 import { neverReached, runStopping } from './refusals.js';
+import { reportFailure } from './report-attempt.js';
 import { BULK_DEFAULTS, classify, retryDelayMs } from './retry-policy.js';
 import { Slots } from './slots.js';
 import { isItem, puller } from './source.js';
@@ -90,6 +92,8 @@ export class BulkRun implements IngestRun {
   private readonly maxAttempts: number;
   private readonly timeoutMs: number;
   private readonly uploads: RunUploads;
+  /** `options.onAttempt`, its throws logged rather than taken for the request's failure. */
+  private readonly reportAttempt: ((attempt: IngestAttempt) => void) | undefined;
 
   constructor(
     private readonly engine: IngestEngine,
@@ -107,6 +111,16 @@ export class BulkRun implements IngestRun {
     this.maxAttempts =
       options.maxRetries === undefined ? Number.POSITIVE_INFINITY : options.maxRetries + 1;
     this.timeoutMs = options.timeoutMs ?? engine.timeoutMs;
+    const onAttempt = options.onAttempt;
+    this.reportAttempt =
+      onAttempt &&
+      ((attempt) => {
+        try {
+          onAttempt(attempt);
+        } catch (err) {
+          this.engine.log.log('warn', `ingestMany: onAttempt threw: ${errorOf(err).message}`);
+        }
+      });
     this.uploads = new RunUploads(
       (file) => engine.uploadImage(file, { signal: this.controller.signal }),
       options.journal,
@@ -506,7 +520,7 @@ export class BulkRun implements IngestRun {
       const sentAt = performance.now();
       let outcome: ReturnType<typeof classify>;
       try {
-        const answer = await this.attempt(prepared.body, control);
+        const answer = await this.attempt(prepared.body, prepared.documentId, control);
         this.limiter?.success(performance.now() - sentAt);
         this.gate.success();
         this.everStored = true;
@@ -569,7 +583,11 @@ export class BulkRun implements IngestRun {
   }
 
   /** One attempt, hedged when it is late (hedge.ts): the first answer wins, the other is cut. */
-  private attempt(body: IngestionRequestInput, control: CallControl): Promise<IngestionResult> {
+  private attempt(
+    body: IngestionRequestInput,
+    documentId: string,
+    control: CallControl,
+  ): Promise<IngestionResult> {
     const copies: ReturnType<typeof ownRegistry>[] = [];
     return new Promise((resolve, reject) => {
       let settled = false;
@@ -586,19 +604,31 @@ export class BulkRun implements IngestRun {
         copies.push(copy);
         const sentAt = performance.now();
         const answer = this.engine.ingest(body, { ...control, registry: copy.registry });
+        const report = this.reportAttempt;
         return {
           copy,
-          answer: answer.then((result) => {
-            this.hedger.record(performance.now() - sentAt);
-            return result;
-          }),
+          answer: answer.then(
+            (result) => {
+              const ms = performance.now() - sentAt;
+              this.hedger.record(ms);
+              report?.({ documentId, status: 200, ms });
+              return result;
+            },
+            (error: unknown) => {
+              if (report) reportFailure(report, documentId, error, performance.now() - sentAt);
+              throw error;
+            },
+          ),
         };
       };
-      const unwatch = this.hedger.watch((rearm) => {
-        const hedge = send();
-        // a failed hedge leaves the first copy to decide
-        hedge.answer.then((result) => settle(hedge.copy, () => resolve(result)), rearm);
-      });
+      const unwatch =
+        this.options.hedge === false
+          ? () => undefined
+          : this.hedger.watch((rearm) => {
+              const hedge = send();
+              // a failed hedge leaves the first copy to decide
+              hedge.answer.then((result) => settle(hedge.copy, () => resolve(result)), rearm);
+            });
       const first = send();
       first.answer.then(
         (result) => settle(first.copy, () => resolve(result)),
