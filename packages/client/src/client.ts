@@ -25,6 +25,7 @@ import { pairsResource } from './internal/resources/pairs.js';
 import { serverVersion } from './internal/resources/version.js';
 import { setupConnector } from './internal/setup-connector.js';
 import { createTransport, type TransportFetch } from './internal/transport.js';
+import { type Sha256, webSha256 } from './journal.js';
 import type { KisClient, KisClientOptions } from './kis-client.js';
 import { LevelLogger, logLevelFromEnv } from './logging.js';
 import type { RequestOptions } from './request-options.js';
@@ -53,14 +54,17 @@ function apiOn(baseUrl: string, transport: TransportFetch, controls?: RequestOpt
   });
 }
 
-/**
- * `createKisClient` with the sender to use when `options.fetch` is not given (the Node entry
- * passes its undici sender); without one, `globalThis.fetch`.
- */
-export function createKisClientWith(
-  options: KisClientOptions,
-  defaultSender?: () => Sender,
-): KisClient {
+/** What a runtime's entry point gives the client (index.node.ts: undici and node:crypto). */
+export interface Platform {
+  /** The sender when `options.fetch` is not given; without one, `globalThis.fetch`. */
+  defaultSender?: (() => Sender) | undefined;
+  /** SHA-256 for content hashes; without one, Web Crypto's. */
+  sha256?: Sha256 | undefined;
+}
+
+/** `createKisClient` on a runtime's sender and hashing (`Platform`). */
+export function createKisClientWith(options: KisClientOptions, platform: Platform = {}): KisClient {
+  const { defaultSender, sha256 = webSha256 } = platform;
   validateOptions(options);
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const redactor = createRedactor(options.apiKey);
@@ -95,6 +99,7 @@ export function createKisClientWith(
   const engine: IngestEngine = {
     log,
     timeoutMs,
+    sha256,
     ingest: (body, control) => ingest(ctx, body, control),
     uploadImage: async (file, opts) => (await files.uploadImage(file, opts)).fileId,
   };

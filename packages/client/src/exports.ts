@@ -58,8 +58,10 @@ export {
   contentHash,
   type IngestJournal,
   type JournalEntry,
+  type Sha256,
   sha256Hex,
   type UploadEntry,
+  webSha256,
 } from './journal.js';
 export type {
   AssociationResult,

@@ -5,6 +5,7 @@
  */
 import { createKisClientWith } from './client.js';
 import type { KisClient, KisClientOptions } from './kis-client.js';
+import { nodeSha256 } from './node/sha256.js';
 import { createUndiciSender } from './node/undici-sender.js';
 
 export { DocumentIdError, deriveDocumentId, normalizeDocumentId } from '@kis/rules';
@@ -13,5 +14,5 @@ export * from './exports.js';
 
 /** Create a client (under Node: sending over undici unless `options.fetch` is given). */
 export function createKisClient(options: KisClientOptions): KisClient {
-  return createKisClientWith(options, createUndiciSender);
+  return createKisClientWith(options, { defaultSender: createUndiciSender, sha256: nodeSha256 });
 }

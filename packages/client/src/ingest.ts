@@ -19,7 +19,7 @@
  */
 
 import type { KisError } from './errors.js';
-import type { IngestJournal } from './journal.js';
+import type { IngestJournal, Sha256 } from './journal.js';
 import type { LevelLogger } from './logging.js';
 import type { CallControl, RequestOptions } from './request-options.js';
 import type { IngestionDocumentInput, IngestionRequestInput, IngestionResult } from './types.js';
@@ -243,6 +243,8 @@ export interface IngestRun extends AsyncIterable<IngestResult> {
 export interface IngestEngine {
   log: LevelLogger;
   timeoutMs: number;
+  /** The SHA-256 a journal's content hashes are computed with (`contentHash`). */
+  sha256: Sha256;
   /** One attempt (the engine retries): the transport is told `maxRetries: 0`. */
   ingest(body: IngestionRequestInput, control: CallControl): Promise<IngestionResult>;
   /** Uploads one image for `IngestTools.imageFileId`; resolves with its file id. */

@@ -82,12 +82,22 @@ export function canonicalJson(value: unknown): string {
 
 const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
+/** SHA-256 (hex) of a text's UTF-8 bytes: Web Crypto's (asynchronous), or Node's (at once). */
+export type Sha256 = (text: string) => string | Promise<string>;
+
+/** SHA-256 with Web Crypto, in browsers and Node alike. */
+export const webSha256: Sha256 = (text) => sha256Hex(new TextEncoder().encode(text));
+
 /**
- * SHA-256 (hex) of the canonical JSON of an ingestion request body (document and `cc_pair_id`),
- * with Web Crypto (browsers and Node alike).
+ * SHA-256 (hex) of the canonical JSON of an ingestion request body (document and `cc_pair_id`):
+ * the content hash a journal records. `sha256` defaults to Web Crypto; under Node the client's
+ * bulk runs use node:crypto, which answers at once and allocates a fraction of the memory.
  */
-export async function contentHash(requestBody: unknown): Promise<string> {
-  return sha256Hex(new TextEncoder().encode(canonicalJson(requestBody)));
+export async function contentHash(
+  requestBody: unknown,
+  sha256: Sha256 = webSha256,
+): Promise<string> {
+  return sha256(canonicalJson(requestBody));
 }
 
 /** SHA-256 (hex) of bytes, with Web Crypto (browsers and Node alike). */

@@ -537,7 +537,7 @@ describe('the undici sender', () => {
       const given = (options: Parameters<typeof createUndiciSender>[0]): KisClient =>
         createKisClientWith(
           { baseUrl: secure.url, apiKey: KEY, logLevel: 'off', maxRetries: 0 },
-          () => createUndiciSender(options),
+          { defaultSender: () => createUndiciSender(options) },
         );
       expect(await given({ dispatcher }).ingestion.ingest(doc('tls'))).toEqual({
         document_id: 'tls',

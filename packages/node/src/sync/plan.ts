@@ -3,6 +3,7 @@
  * be there, the journal's content hashes prove what is unchanged (README, "Sync").
  */
 
+import { createHash } from 'node:crypto';
 import type { IngestItem, IngestionDocumentInput, KisClient } from '@kis/client';
 import {
   contentHash,
@@ -13,6 +14,9 @@ import {
 } from '@kis/client';
 import { normalizeDocumentId } from '@kis/rules';
 import type { SyncItem, SyncOptions, SyncPlan, SyncPlanEntry } from './types.js';
+
+/** The content hash's SHA-256, with node:crypto (the client's bulk runs under Node use the same). */
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** An item of the source with what the plan learnt about it. */
 export interface PlannedItem extends SyncPlanEntry {
@@ -114,7 +118,7 @@ async function provenByContent(
       : item;
     const pair = isItem(item) && item.ccPairId !== undefined ? item.ccPairId : ccPairId;
     const { body } = prepareIngestion(document, pair, false);
-    if (await journal.has(entry.documentId, await contentHash(body))) return true;
+    if (await journal.has(entry.documentId, await contentHash(body, sha256))) return true;
   } catch {
     return false; // the run builds it again and reports why it fails
   }

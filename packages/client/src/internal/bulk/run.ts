@@ -437,7 +437,7 @@ export class BulkRun implements IngestRun {
     const journal = this.options.journal;
     let hash: string | undefined;
     if (journal) {
-      hash = await contentHash(body);
+      hash = await contentHash(body, this.engine.sha256);
       if (await journal.has(documentId, hash)) {
         return { ...base, documentId, status: 'skipped', attempts: 0 };
       }
