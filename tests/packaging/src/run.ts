@@ -143,3 +143,8 @@ export function firstLine(child: ChildProcess, what: string, deadlineMs: number)
     child.on('exit', onExit);
   });
 }
+
+/** `node --input-type=module -e <source>` in `cwd`: a user's script in that project. */
+export function nodeEval(cwd: string, env: NodeJS.ProcessEnv, source: string): Promise<RunResult> {
+  return run(process.execPath, ['--input-type=module', '-e', source], { cwd, env });
+}
