@@ -50,7 +50,7 @@ describe('x-kis extensions', () => {
     }
   });
 
-  it('roles as deployed servers check them: curator for all but the uploads and the version', () => {
+  it('roles as deployed servers check them: curator for the connector calls, basic for the uploads and document checks', () => {
     const expected: Record<string, [string, string]> = {
       createConnector: ['admin', 'curator'],
       listCredentials: ['admin', 'curator'],
@@ -75,6 +75,14 @@ describe('x-kis extensions', () => {
       renameCcPair: ['admin', 'curator'],
       setCcPairStatus: ['admin', 'curator'],
       createDeletionAttempt: ['admin', 'curator'],
+      listIndexAttempts: ['admin', 'curator'],
+      listIndexingErrors: ['admin', 'curator'],
+      runConnectorOnce: ['admin', 'curator'],
+      pruneCcPair: ['admin', 'curator'],
+      getCcPairLastPruned: ['admin', 'curator'],
+      listIndexingStatus: ['admin', 'curator'],
+      getDocumentSizeInfo: ['basic', 'basic'],
+      getChunkInfo: ['basic', 'basic'],
       getCredential: ['basic', 'curator'],
       updateCredential: ['admin', 'curator'],
       replaceCredentialJson: ['basic', 'curator'],
