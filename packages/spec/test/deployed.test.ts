@@ -50,7 +50,7 @@ describe('x-kis extensions', () => {
     }
   });
 
-  it('roles as deployed servers check them: curator for the connector calls, basic for the uploads and document checks', () => {
+  it('roles as deployed servers check them: curator for the connector calls, basic for the document and identity calls', () => {
     const expected: Record<string, [string, string]> = {
       createConnector: ['admin', 'curator'],
       listCredentials: ['admin', 'curator'],
@@ -83,6 +83,9 @@ describe('x-kis extensions', () => {
       listIndexingStatus: ['admin', 'curator'],
       getDocumentSizeInfo: ['basic', 'basic'],
       getChunkInfo: ['basic', 'basic'],
+      getMe: ['basic', 'basic'],
+      getMyPermissions: ['basic', 'basic'],
+      createApiKey: ['admin', 'admin'],
       getCredential: ['basic', 'curator'],
       updateCredential: ['admin', 'curator'],
       replaceCredentialJson: ['basic', 'curator'],
