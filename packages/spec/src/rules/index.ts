@@ -29,6 +29,38 @@ export {
   fileKindOf,
 } from './file-kinds.js';
 export {
+  INDEXING_STATUSES,
+  type IndexingStatus,
+  isAttemptRunning,
+  isAttemptSuccessful,
+  nextRepeatedErrorState,
+  REPEATED_ERROR_ATTEMPTS,
+  RUNNING_ATTEMPT_STATUSES,
+  runTrigger,
+  SUCCESSFUL_ATTEMPT_STATUSES,
+} from './index-attempts.js';
+export {
+  type Denial,
+  denialOf,
+  isPairNotFound,
+  LIFECYCLE_ANSWERS,
+  LIFECYCLE_TEXTS,
+  PAIR_OPERATIONS,
+  type PairOperation,
+  seedPairNotFoundText,
+} from './lifecycle-answers.js';
+export {
+  DELETION_PHASES,
+  INDEXABLE_PAIR_STATUSES,
+  INVALID_AFTER_VALIDATION_FAILURES,
+  isIndexable,
+  nextPairStatus,
+  PAIR_STATUSES,
+  type PairEvent,
+  type PairStatus,
+  SETTABLE_PAIR_STATUSES,
+} from './pair-status.js';
+export {
   ANSWERS,
   type Answer,
   DEFAULT_PROFILE,
@@ -54,6 +86,13 @@ export {
   NUMBER_MASK,
   SHORT_SECRET_MASK,
 } from './secrets.js';
+export {
+  DEPLOYED_LINES,
+  type DeployedLine,
+  SERVER_KINDS,
+  type ServerKind,
+  serverKindOf,
+} from './server-kinds.js';
 export {
   DEFAULT_CC_PAIR_ID,
   DEFAULT_CREDENTIAL_ID,
