@@ -40,6 +40,19 @@ export {
   SUCCESSFUL_ATTEMPT_STATUSES,
 } from './index-attempts.js';
 export {
+  CURATOR_OR_ADMIN_ROLES,
+  DEFAULT_GROUP_GRANTS,
+  DEFAULT_KEY_ROLE,
+  type DefaultGroup,
+  groupKeyPermissions,
+  isLimitedKey,
+  roleKeyGroup,
+  roleKeyPermissions,
+  UNGROUPED_KEY_PERMISSIONS,
+  USER_ROLES,
+  type UserRole,
+} from './key-models.js';
+export {
   type Denial,
   denialOf,
   isPairNotFound,
@@ -49,6 +62,16 @@ export {
   type PairOperation,
   seedPairNotFoundText,
 } from './lifecycle-answers.js';
+export {
+  accessFor,
+  type MainGate,
+  mainLineDenial,
+  OPERATION_ACCESS,
+  type OperationAccess,
+  permissionFor,
+  type ReleaseGate,
+  releaseDenial,
+} from './operation-access.js';
 export {
   DELETION_PHASES,
   INDEXABLE_PAIR_STATUSES,
@@ -60,6 +83,13 @@ export {
   type PairStatus,
   SETTABLE_PAIR_STATUSES,
 } from './pair-status.js';
+export {
+  effectivePermissions,
+  grants,
+  IMPLIED_PERMISSIONS,
+  type KnownPermission,
+  PERMISSIONS,
+} from './permissions.js';
 export {
   ANSWERS,
   type Answer,
