@@ -12,15 +12,11 @@ import { OutageSwitch } from './internal/outage.js';
 import { parseProfile, profileSpec } from './internal/profile.js';
 import { credentialSummary, type StateViewOptions, stateView } from './internal/state-view.js';
 import { EmulatorStats, type StatsView } from './internal/stats.js';
-import {
-  type ConnectorRecord,
-  type DocumentRecord,
-  type DocumentSummary,
-  type IndexCounts,
-  type PairRecord,
-  Store,
-  type UserFileRecord,
-} from './internal/store.js';
+import type { ConnectorRecord } from './internal/store/connectors.js';
+import type { DocumentRecord, DocumentSummary, IndexCounts } from './internal/store/documents.js';
+import type { UserFileRecord } from './internal/store/files.js';
+import { Store } from './internal/store/index.js';
+import type { PairRecord } from './internal/store/pairs.js';
 import { loadSpec, SpecValidators } from './internal/validation.js';
 import { packageVersion } from './version.js';
 
@@ -288,13 +284,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 
   const state: EmulatorState = {
-    connectors: (o) => store.listConnectors(o),
-    credentials: () => store.listCredentials().map(credentialSummary),
-    pairs: () => store.listPairs(),
-    documents: (o) => store.listDocumentSummaries(o?.limit ?? 1000),
-    document: (id) => store.getDocument(id),
-    files: () => store.listUserFiles(),
-    indexing: () => store.indexCounts(),
+    connectors: (o) => store.connectors.list(o),
+    credentials: () => store.credentials.list().map(credentialSummary),
+    pairs: () => store.pairs.list(),
+    documents: (o) => store.documents.listSummaries(o?.limit ?? 1000),
+    document: (id) => store.documents.get(id),
+    files: () => store.files.list(),
+    indexing: () => store.documents.indexCounts(),
     snapshot: (o) =>
       stateView(store, {
         allConnectors: o?.allConnectors ?? false,

@@ -7,17 +7,15 @@ export {
   startEmulator,
 } from './emulator.js';
 export type { IndexerControl, IndexerOptions } from './internal/indexer.js';
-export {
-  type ConnectorRecord,
-  DEFAULT_CONNECTOR_ID,
-  type DocumentRecord,
-  type DocumentSummary,
-  type IndexCounts,
-  type IndexState,
-  type PairRecord,
-  type PairStatus,
-  type UserFileRecord,
-} from './internal/store.js';
+export { type ConnectorRecord, DEFAULT_CONNECTOR_ID } from './internal/store/connectors.js';
+export type {
+  DocumentRecord,
+  DocumentSummary,
+  IndexCounts,
+  IndexState,
+} from './internal/store/documents.js';
+export type { UserFileRecord } from './internal/store/files.js';
+export type { PairRecord, PairStatus } from './internal/store/pairs.js';
 export {
   EMULATOR_DEFAULTS,
   EMULATOR_FLAGS,

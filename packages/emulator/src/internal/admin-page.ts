@@ -2,7 +2,7 @@
 // counts, credentials (names and sources only), and the most recent documents with their indexing
 // state. Self-contained HTML (no external assets); every value is escaped.
 import type { Profile } from '@kis/spec/rules';
-import type { Store } from './store.js';
+import type { Store } from './store/index.js';
 
 const RECENT_DOCUMENTS = 50;
 
@@ -31,12 +31,12 @@ function table(headers: string[], rows: string[][], empty: string): string {
 }
 
 export function adminPage(store: Store, profile: Profile): string {
-  const connectors = store.listConnectors();
-  const pairs = store.listPairs();
-  const counts = store.pairDocumentCounts();
-  const credentials = store.listCredentials();
-  const documents = store.listDocumentSummaries(RECENT_DOCUMENTS);
-  const indexing = store.indexCounts();
+  const connectors = store.connectors.list();
+  const pairs = store.pairs.list();
+  const counts = store.pairs.documentCounts();
+  const credentials = store.credentials.list();
+  const documents = store.documents.listSummaries(RECENT_DOCUMENTS);
+  const indexing = store.documents.indexCounts();
 
   const connectorRows = connectors.map((c) => {
     const own = pairs.filter((p) => p.connector_id === c.id);

@@ -23,7 +23,7 @@ import { type CheckedHandler, checkedHandler, type Schemas } from './op-types.js
 import { BEHAVIOUR, beforeValidators } from './profile.js';
 import { API_PREFIX, knownPathMatcher, type Route, routesFor } from './routes.js';
 import { stateView } from './state-view.js';
-import type { Store } from './store.js';
+import type { Store } from './store/index.js';
 import {
   checkParameter,
   type RequestBodyInfo,
@@ -298,7 +298,7 @@ export function createApp(options: AppOptions): Hono<{ Bindings: HttpBindings }>
     });
   });
   app.get('/_emulator/documents/:id', (c) => {
-    const doc = store.getDocument(c.req.param('id'));
+    const doc = store.documents.get(c.req.param('id'));
     return doc === undefined
       ? detail(404, `Document '${c.req.param('id')}' not found`)
       : c.json(doc);
@@ -344,7 +344,7 @@ export function createApp(options: AppOptions): Hono<{ Bindings: HttpBindings }>
       options.now(),
       false,
     );
-    const result = store.upsertDocument(doc, pairId);
+    const result = store.documents.upsert(doc, pairId);
     return c.json({ document_id: doc.id, already_existed: result.already_existed });
   });
   app.post('/_emulator/indexing/:action', (c) => {
@@ -355,7 +355,7 @@ export function createApp(options: AppOptions): Hono<{ Bindings: HttpBindings }>
     else if (action === 'resume') options.indexer.resume();
     else if (action === 'drain') options.indexer.drain();
     else return detail(404, `Unknown indexing action '${action}': expected pause, resume or drain`);
-    return c.json({ paused: options.indexer.paused, ...store.indexCounts() });
+    return c.json({ paused: options.indexer.paused, ...store.documents.indexCounts() });
   });
 
   app.notFound((c) =>

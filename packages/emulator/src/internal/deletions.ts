@@ -2,7 +2,7 @@
 // marked DELETING at once, and a timer later removes its documents, the pair, and its connector
 // when no other pair uses it. Timers are unref'd and cleared on close; a pair found DELETING when
 // the emulator starts (a restart during a deletion) is finished the same way.
-import type { Store } from './store.js';
+import type { Store } from './store/index.js';
 
 /** Milliseconds between a deletion attempt and the removal it starts. */
 export const DEFAULT_DELETION_DELAY_MS = 30;
@@ -23,13 +23,13 @@ export class PairDeletions {
 
   /** Marks the pair DELETING and schedules its removal (once, however often it is asked). */
   start(pairId: number): void {
-    this.store.setPairStatus(pairId, 'DELETING');
+    this.store.pairs.setStatus(pairId, 'DELETING');
     this.schedule(pairId);
   }
 
   /** Schedules the removal of every pair the store holds as DELETING. */
   resume(): void {
-    for (const pair of this.store.listPairs()) {
+    for (const pair of this.store.pairs.list()) {
       if (pair.status === 'DELETING') this.schedule(pair.id);
     }
   }
@@ -48,8 +48,8 @@ export class PairDeletions {
   private finish(pairId: number): void {
     if (this.closed) return;
     try {
-      if (this.store.getPair(pairId)?.status === 'DELETING') {
-        this.store.deletePairAndDocuments(pairId);
+      if (this.store.pairs.get(pairId)?.status === 'DELETING') {
+        this.store.pairs.deleteWithDocuments(pairId);
       }
     } catch (error) {
       this.onError(error);

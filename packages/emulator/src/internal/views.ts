@@ -4,14 +4,12 @@
 import { maskCredentialJson } from '@kis/spec/rules';
 import type { Schemas } from './op-types.js';
 import type { ProfileBehaviour } from './profile.js';
-import type {
-  ConnectorRecord,
-  CredentialRecord,
-  DocumentListItem,
-  JsonObject,
-  PairRecord,
-  UserFileRecord,
-} from './store.js';
+import type { ConnectorRecord } from './store/connectors.js';
+import type { CredentialRecord } from './store/credentials.js';
+import type { DocumentListItem } from './store/documents.js';
+import type { UserFileRecord } from './store/files.js';
+import type { JsonObject } from './store/json-columns.js';
+import type { PairRecord } from './store/pairs.js';
 
 function maskedJson(c: CredentialRecord): JsonObject {
   return maskCredentialJson(c.credential_json);

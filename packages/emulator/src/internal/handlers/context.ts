@@ -1,7 +1,7 @@
 import type { Profile } from '@kis/spec/rules';
 import type { PairDeletions } from '../deletions.js';
 import type { ProfileBehaviour } from '../profile.js';
-import type { Store } from '../store.js';
+import type { Store } from '../store/index.js';
 
 /** What every handler may use. */
 export interface HandlerContext {

@@ -4,7 +4,7 @@
 import { ANSWERS } from '@kis/spec/rules';
 import { AnswerError, HttpError } from '../errors.js';
 import type { Handlers, Schemas } from '../op-types.js';
-import type { PairRecord } from '../store.js';
+import type { PairRecord } from '../store/pairs.js';
 import { ccPairView, connectorStatusView, credentialView } from '../views.js';
 import { connectorOf } from './connectors.js';
 import type { HandlerContext } from './context.js';
@@ -15,7 +15,7 @@ function parts(
   pair: PairRecord,
 ): { connector: Schemas['Connector']; credential: Schemas['Credential'] } {
   const connector = connectorOf(ctx, pair.connector_id);
-  const credential = ctx.store.getCredential(pair.credential_id);
+  const credential = ctx.store.credentials.get(pair.credential_id);
   // Pairs reference their connector and credential (foreign keys): both exist.
   if (connector === undefined || credential === undefined) {
     throw new Error(`pair ${pair.id} names a connector or credential the store does not have`);
@@ -33,7 +33,7 @@ export function pairHandlers(
   return {
     // Every pair, the default ingestion pair included (clients skip source `ingestion_api`).
     listConnectorStatus() {
-      const body = store.listPairs().map((pair) => {
+      const body = store.pairs.list().map((pair) => {
         const { connector, credential } = parts(ctx, pair);
         return connectorStatusView(pair, connector, credential);
       });
@@ -41,20 +41,20 @@ export function pairHandlers(
     },
 
     getCcPair({ params }) {
-      const pair = store.getPair(params.cc_pair_id);
+      const pair = store.pairs.get(params.cc_pair_id);
       if (pair === undefined) {
         throw new HttpError(404, 'CC Pair not found for current user permissions');
       }
       const { connector, credential } = parts(ctx, pair);
       return {
         status: 200,
-        body: ccPairView(pair, connector, credential, store.pairDocumentCount(pair.id)),
+        body: ccPairView(pair, connector, credential, store.pairs.documentCount(pair.id)),
       };
     },
 
     renameCcPair({ params }) {
       const id = params.cc_pair_id;
-      if (!store.renamePair(id, params.new_name)) {
+      if (!store.pairs.rename(id, params.new_name)) {
         throw new AnswerError(ANSWERS.pairUnknownForUpdate(profile, id, 'name'));
       }
       return {
@@ -67,19 +67,19 @@ export function pairHandlers(
     // deletion attempt had been made, so it starts the deletion here too.
     setCcPairStatus({ params, body }) {
       const id = params.cc_pair_id;
-      const pair = store.getPair(id);
+      const pair = store.pairs.get(id);
       if (pair === undefined) {
         throw new AnswerError(ANSWERS.pairUnknownForUpdate(profile, id, 'status'));
       }
       if (body.status === 'DELETING') deletions.start(id);
-      else if (pair.status !== 'DELETING') store.setPairStatus(id, body.status);
+      else if (pair.status !== 'DELETING') store.pairs.setStatus(id, body.status);
       return { status: 200, body: { message: '200' } };
     },
 
     // 200 null at once, again while the deletion runs; 404 once the pair is gone.
     createDeletionAttempt({ body }) {
       const { connector_id: connectorId, credential_id: credentialId } = body;
-      const pair = store.findPair(connectorId, credentialId);
+      const pair = store.pairs.find(connectorId, credentialId);
       if (pair === undefined) {
         throw new HttpError(
           404,
