@@ -7,6 +7,8 @@ import {
   isAttemptRunning,
   isAttemptSuccessful,
   isIndexable,
+  LIFECYCLE_TEXTS,
+  NEW_PAIR_STATUS,
   nextPairStatus,
   nextRepeatedErrorState,
   type PairEvent,
@@ -16,6 +18,11 @@ import {
 } from '../src/rules/index.js';
 
 describe('pair statuses', () => {
+  it('a new pair is SCHEDULED; a deletion cancels waiting attempts "Canceled by user"', () => {
+    expect(NEW_PAIR_STATUS).toBe('SCHEDULED');
+    expect(LIFECYCLE_TEXTS.attemptCanceled).toBe('Canceled by user');
+  });
+
   it('only SCHEDULED, INITIAL_INDEXING and ACTIVE pairs get indexed', () => {
     expect(INDEXABLE_PAIR_STATUSES).toEqual(['SCHEDULED', 'INITIAL_INDEXING', 'ACTIVE']);
     expect(['PAUSED', 'DELETING', 'INVALID', 'active'].map(isIndexable)).toEqual([

@@ -10,6 +10,7 @@ import {
   grants,
   groupKeyPermissions,
   isLimitedKey,
+  KEY_ACCOUNT_TYPE,
   roleKeyGroup,
   roleKeyPermissions,
   type UserRole,
@@ -63,6 +64,10 @@ describe('key models', () => {
   ] as const)('release 4.6.1: a %s key joins %s and holds %j', (role, group, permissions) => {
     expect(roleKeyGroup(role as UserRole)).toBe(group);
     expect(roleKeyPermissions(role as UserRole)).toEqual(permissions);
+  });
+
+  it('main line: a key is a service account', () => {
+    expect(KEY_ACCOUNT_TYPE).toBe('SERVICE_ACCOUNT');
   });
 
   it('the seeded groups: Admin grants admin, Basic grants basic', () => {

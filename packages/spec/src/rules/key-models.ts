@@ -36,6 +36,9 @@ export const DEFAULT_GROUP_GRANTS = Object.freeze({
 
 export type DefaultGroup = keyof typeof DEFAULT_GROUP_GRANTS;
 
+/** `getMe`'s `account_type` for an API key on the main line: keys are service accounts. */
+export const KEY_ACCOUNT_TYPE = 'SERVICE_ACCOUNT';
+
 /** What a main-line key in no group holds (the default when it is created without `group_ids`). */
 export const UNGROUPED_KEY_PERMISSIONS: readonly string[] = Object.freeze([PERMISSIONS.writeChat]);
 

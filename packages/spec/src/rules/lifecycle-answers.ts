@@ -36,6 +36,8 @@ export const LIFECYCLE_TEXTS = Object.freeze({
   chunkNotFound: 'Chunk not found',
   vectorDbDisabled: 'This feature requires a vector database (DISABLE_VECTOR_DB is set).',
   planRequired: 'This feature requires the Business plan.',
+  /** `error_msg` of the waiting index attempts a deletion cancels. */
+  attemptCanceled: 'Canceled by user',
 });
 
 /** The operations that name a pair by `cc_pair_id` and answer an unknown one each their way. */

@@ -16,6 +16,9 @@ export const PAIR_STATUSES = Object.freeze([
 
 export type PairStatus = (typeof PAIR_STATUSES)[number];
 
+/** The status of a new pair, until its first index attempt starts. */
+export const NEW_PAIR_STATUS: PairStatus = 'SCHEDULED';
+
 /** The statuses whose pairs get indexed; a run asked for in another waits for a resume. */
 export const INDEXABLE_PAIR_STATUSES: readonly PairStatus[] = Object.freeze([
   'SCHEDULED',
