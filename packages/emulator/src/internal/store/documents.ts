@@ -115,6 +115,22 @@ function toDocument(row: DocumentRow): DocumentRecord {
 /** A page of the most recent documents first; `limit` < 0 means no limit. */
 type Page = { limit: number; offset: number };
 
+/** The documents of a pair updated in a time range (ISO times, `from` included, `to` not). */
+type PairRange = { pair_id: number; from: string; to: string };
+
+/** What an index attempt of a pair reads: its documents changed in the attempt's time range. */
+export interface PairRangeCounts {
+  /** Documents updated in the range. */
+  total: number;
+  /** Of those, documents created in the range. */
+  created: number;
+  /** The first of them (oldest first), if any. */
+  first: { id: string; link: string | null } | undefined;
+}
+
+const IN_PAIR_RANGE = `FROM document_pairs p JOIN documents d ON d.seq = p.document_seq
+  WHERE p.cc_pair_id = @pair_id AND d.time_updated >= @from AND d.time_updated < @to`;
+
 function prepare(db: Sqlite) {
   return {
     get: db.statement<{ id: string }, DocumentRow>(
@@ -145,6 +161,13 @@ function prepare(db: Sqlite) {
       "SELECT count(*) FROM documents WHERE index_state = 'queued'",
     ),
     count: db.column<NoParams, number>('SELECT count(*) FROM documents'),
+    rangeCounts: db.statement<PairRange, { total: number; created: number }>(
+      `SELECT count(*) AS total, coalesce(sum(d.time_created >= @from), 0) AS created
+       ${IN_PAIR_RANGE}`,
+    ),
+    rangeFirst: db.statement<PairRange, { id: string; link: string | null }>(
+      `SELECT d.id, d.link ${IN_PAIR_RANGE} ORDER BY d.seq LIMIT 1`,
+    ),
   };
 }
 
@@ -225,6 +248,13 @@ export class Documents {
   /** Moves up to `limit` queued documents to `indexed` (one statement); returns how many moved. */
   indexQueued(limit: number): number {
     return this.stmt.index.run({ limit, now: this.now() }).changes;
+  }
+
+  /** The pair's documents updated from `from` (included) to `to` (excluded), ISO times. */
+  rangeOfPair(pairId: number, from: string, to: string): PairRangeCounts {
+    const range = { pair_id: pairId, from, to };
+    const counts = this.stmt.rangeCounts.get(range) ?? { total: 0, created: 0 };
+    return { ...counts, first: this.stmt.rangeFirst.get(range) };
   }
 
   indexCounts(): IndexCounts {

@@ -1,22 +1,29 @@
-// Connector/credential pairs (table `cc_pairs`) and their hold on documents (`document_pairs`).
-// Removing a pair detaches its documents; the end of a pair's deletion also removes the documents
-// only it held, and its connector when no other pair uses it.
-import { DEFAULT_CC_PAIR_ID, DEFAULT_CREDENTIAL_ID } from '@kis/spec/rules';
+// Connector/credential pairs (table `cc_pairs`) and their hold on documents (`document_pairs`),
+// with the state of their indexing, pruning and deletion. Removing a pair detaches its documents
+// (its index attempts and errors go with it); the end of a pair's deletion also removes the
+// documents only it held, and its connector when no other pair uses it.
+import {
+  DEFAULT_CC_PAIR_ID,
+  DEFAULT_CREDENTIAL_ID,
+  type DELETION_PHASES,
+  NEW_PAIR_STATUS,
+  type PairStatus,
+  type runTrigger,
+} from '@kis/spec/rules';
 import { DEFAULT_CONNECTOR_ID } from './connectors.js';
 import { type JsonObject, jsonOrNull, parseJson, parseJsonOrNull } from './json-columns.js';
 import type { NoParams, Sqlite } from './sqlite.js';
 
-/** A pair's state (the spec's `CcPairStatus`). */
-export type PairStatus =
-  | 'SCHEDULED'
-  | 'INITIAL_INDEXING'
-  | 'ACTIVE'
-  | 'PAUSED'
-  | 'DELETING'
-  | 'INVALID';
+export type { PairStatus } from '@kis/spec/rules';
 
-/** The state of a new pair. */
+/** The status of the default pair 1, and of pairs from databases that kept none (version 2). */
 export const DEFAULT_PAIR_STATUS: PairStatus = 'ACTIVE';
+
+/** A phase of a pair's deletion (`latest_deletion_attempt.status`). */
+export type DeletionPhase = (typeof DELETION_PHASES)[keyof typeof DELETION_PHASES];
+
+/** What run once asked of a pair that has not started yet (the rule book's `runTrigger`). */
+export type IndexingTrigger = ReturnType<typeof runTrigger>;
 
 export interface PairRecord {
   id: number;
@@ -28,6 +35,18 @@ export interface PairRecord {
   auto_sync_options: JsonObject | null;
   processing_mode: string | null;
   status: PairStatus;
+  /** True when its last attempts all failed (`nextRepeatedErrorState`). */
+  in_repeated_error_state: boolean;
+  /** A run asked for and not yet started (it waits while the pair is not indexable). */
+  indexing_trigger: IndexingTrigger | null;
+  /** When its last prune that did not fail ended. */
+  last_pruned: string | null;
+  /** When its running prune started; null when none runs. */
+  pruning_since: string | null;
+  /** The phase of its deletion, null when none runs. */
+  deletion_status: DeletionPhase | null;
+  /** When that phase began. */
+  deletion_since: string | null;
   time_created: string;
 }
 
@@ -41,15 +60,26 @@ export interface PairWrite {
   processing_mode: string | null;
 }
 
-interface PairRow extends Omit<PairRecord, 'groups' | 'auto_sync_options'> {
+interface PairRow
+  extends Omit<PairRecord, 'groups' | 'auto_sync_options' | 'in_repeated_error_state'> {
   groups: string;
   auto_sync_options: string | null;
+  in_repeated_error_state: number;
 }
 
 /** A new pair's columns, as the insert binds them (`id` null: the next free id). */
-interface PairParams extends Omit<PairRow, 'id' | 'status'> {
-  id: number | null;
-}
+type PairParams = Pick<
+  PairRow,
+  | 'connector_id'
+  | 'credential_id'
+  | 'name'
+  | 'access_type'
+  | 'groups'
+  | 'auto_sync_options'
+  | 'processing_mode'
+  | 'status'
+  | 'time_created'
+> & { id: number | null };
 
 type Id = { id: number };
 
@@ -64,6 +94,12 @@ function toPair(row: PairRow): PairRecord {
     auto_sync_options: parseJsonOrNull<JsonObject>(row.auto_sync_options),
     processing_mode: row.processing_mode,
     status: row.status,
+    in_repeated_error_state: row.in_repeated_error_state === 1,
+    indexing_trigger: row.indexing_trigger,
+    last_pruned: row.last_pruned,
+    pruning_since: row.pruning_since,
+    deletion_status: row.deletion_status,
+    deletion_since: row.deletion_since,
     time_created: row.time_created,
   };
 }
@@ -72,9 +108,9 @@ function prepare(db: Sqlite) {
   return {
     insert: db.statement<PairParams>(
       `INSERT INTO cc_pairs (id, connector_id, credential_id, name, access_type, groups,
-         auto_sync_options, processing_mode, time_created)
+         auto_sync_options, processing_mode, status, time_created)
        VALUES (@id, @connector_id, @credential_id, @name, @access_type, @groups,
-         @auto_sync_options, @processing_mode, @time_created)`,
+         @auto_sync_options, @processing_mode, @status, @time_created)`,
     ),
     get: db.statement<Id, PairRow>('SELECT * FROM cc_pairs WHERE id = @id'),
     find: db.statement<{ connector_id: number; credential_id: number }, PairRow>(
@@ -82,8 +118,28 @@ function prepare(db: Sqlite) {
     ),
     list: db.statement<NoParams, PairRow>('SELECT * FROM cc_pairs ORDER BY id'),
     rename: db.statement<Id & { name: string }>('UPDATE cc_pairs SET name = @name WHERE id = @id'),
-    setStatus: db.statement<Id & { status: PairStatus }>(
-      'UPDATE cc_pairs SET status = @status WHERE id = @id',
+    // A pair that leaves DELETING (a resume) ends its deletion.
+    setStatus: db.statement<Id & { status: PairStatus; deleting: number }>(
+      `UPDATE cc_pairs SET status = @status,
+         deletion_status = CASE WHEN @deleting = 1 THEN deletion_status END,
+         deletion_since = CASE WHEN @deleting = 1 THEN deletion_since END
+       WHERE id = @id`,
+    ),
+    setDeletion: db.statement<Id & { phase: DeletionPhase | null; since: string | null }>(
+      'UPDATE cc_pairs SET deletion_status = @phase, deletion_since = @since WHERE id = @id',
+    ),
+    setRepeatedErrorState: db.statement<Id & { value: number }>(
+      'UPDATE cc_pairs SET in_repeated_error_state = @value WHERE id = @id',
+    ),
+    setTrigger: db.statement<Id & { trigger: IndexingTrigger | null }>(
+      'UPDATE cc_pairs SET indexing_trigger = @trigger WHERE id = @id',
+    ),
+    startPrune: db.statement<Id & { now: string }>(
+      'UPDATE cc_pairs SET pruning_since = @now WHERE id = @id AND pruning_since IS NULL',
+    ),
+    endPrune: db.statement<Id & { pruned: string | null }>(
+      `UPDATE cc_pairs SET pruning_since = NULL, last_pruned = coalesce(@pruned, last_pruned)
+       WHERE id = @id`,
     ),
     delete: db.statement<Id>('DELETE FROM cc_pairs WHERE id = @id'),
     detachDocuments: db.statement<Id>('DELETE FROM document_pairs WHERE cc_pair_id = @id'),
@@ -134,6 +190,7 @@ export class Pairs {
       groups: JSON.stringify(input.groups),
       auto_sync_options: jsonOrNull(input.auto_sync_options),
       processing_mode: input.processing_mode,
+      status: NEW_PAIR_STATUS,
       time_created: this.now(),
     });
     return this.get(Number(result.lastInsertRowid))!;
@@ -151,6 +208,7 @@ export class Pairs {
       groups: '[]',
       auto_sync_options: null,
       processing_mode: null,
+      status: DEFAULT_PAIR_STATUS,
       time_created: now,
     });
   }
@@ -174,9 +232,34 @@ export class Pairs {
     return this.stmt.rename.run({ id, name }).changes > 0;
   }
 
-  /** Sets a pair's status; false when there is no such pair. */
+  /** Sets a pair's status (any other than DELETING ends its deletion); false when there is none. */
   setStatus(id: number, status: PairStatus): boolean {
-    return this.stmt.setStatus.run({ id, status }).changes > 0;
+    const deleting = status === 'DELETING' ? 1 : 0;
+    return this.stmt.setStatus.run({ id, status, deleting }).changes > 0;
+  }
+
+  /** Sets the phase of a pair's deletion and when it began (null, null: no deletion). */
+  setDeletion(id: number, phase: DeletionPhase | null, since: string | null): void {
+    this.stmt.setDeletion.run({ id, phase, since });
+  }
+
+  setRepeatedErrorState(id: number, value: boolean): void {
+    this.stmt.setRepeatedErrorState.run({ id, value: value ? 1 : 0 });
+  }
+
+  /** Stores the run asked for a pair (null: none waits). */
+  setTrigger(id: number, trigger: IndexingTrigger | null): void {
+    this.stmt.setTrigger.run({ id, trigger });
+  }
+
+  /** Marks a prune of the pair running since `now`; false when one already runs. */
+  startPrune(id: number, now: string): boolean {
+    return this.stmt.startPrune.run({ id, now }).changes > 0;
+  }
+
+  /** Ends the pair's prune: `pruned` is when it ended without failure, null when it was stopped. */
+  endPrune(id: number, pruned: string | null): void {
+    this.stmt.endPrune.run({ id, pruned });
   }
 
   /** Removes a pair at once; its documents stay stored, no longer attached to it. */
