@@ -1,6 +1,7 @@
-// The read-only admin page (`GET /`): fully created connectors with their pairs and document
-// counts, credentials (names and sources only), and the most recent documents with their indexing
-// state. Self-contained HTML (no external assets); every value is escaped.
+// The read-only admin page (`GET /`): fully created connectors with their pairs (status, document
+// count, last index attempt), credentials (names and sources only), and the most recent
+// documents with their indexing state. Self-contained HTML (no external assets); every value is
+// escaped.
 import type { Profile } from '@kis/spec/rules';
 import type { Store } from './store/index.js';
 
@@ -30,6 +31,14 @@ function table(headers: string[], rows: string[][], empty: string): string {
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
+/** How the pair's newest index attempt went, in words. */
+function lastAttempt(store: Store, pairId: number): string {
+  const newest = store.indexAttempts.summaryOfPair(pairId).newest;
+  return newest === undefined
+    ? 'no index attempt yet'
+    : `last index attempt ${escapeHtml(newest.status)}`;
+}
+
 export function adminPage(store: Store, profile: Profile): string {
   const connectors = store.connectors.list();
   const pairs = store.pairs.list();
@@ -43,7 +52,7 @@ export function adminPage(store: Store, profile: Profile): string {
     const pairText = own
       .map(
         (p) =>
-          `pair ${escapeHtml(p.id)} (credential ${escapeHtml(p.credential_id)}, ${escapeHtml(p.access_type)}${p.status === 'ACTIVE' ? '' : `, ${escapeHtml(p.status)}`}): ${escapeHtml(counts.get(p.id) ?? 0)} documents`,
+          `pair ${escapeHtml(p.id)} (credential ${escapeHtml(p.credential_id)}, ${escapeHtml(p.access_type)}${p.status === 'ACTIVE' ? '' : `, ${escapeHtml(p.status)}`}): ${escapeHtml(counts.get(p.id) ?? 0)} documents, ${lastAttempt(store, p.id)}`,
       )
       .join('<br>');
     return [

@@ -59,10 +59,21 @@ export function stateView(store: Store, options: StateViewOptions) {
   const documents = options.fullDocuments
     ? store.documents.list(options.documentLimit)
     : store.documents.listSummaries(options.documentLimit);
+  const attempts = (id: number) => {
+    const summary = store.indexAttempts.summaryOfPair(id);
+    return { index_attempts: summary.count, last_attempt_status: summary.newest?.status ?? null };
+  };
   return {
     connectors,
-    cc_pairs: pairs.map((p) => ({ ...p, document_count: counts.get(p.id) ?? 0 })),
+    cc_pairs: pairs.map((p) => ({
+      ...p,
+      document_count: counts.get(p.id) ?? 0,
+      ...attempts(p.id),
+    })),
     credentials: store.credentials.list().map(credentialSummary),
+    groups: store.groups.list(),
+    // created keys: names, roles and groups; neither the keys nor their masked forms
+    api_keys: store.apiKeys.list().map(({ display: _display, ...key }) => key),
     files: store.files.list(),
     indexing: store.documents.indexCounts(),
     documents_total: store.documents.indexCounts().total,

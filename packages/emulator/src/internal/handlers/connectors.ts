@@ -99,6 +99,7 @@ function associate(
     auto_sync_options: body?.auto_sync_options ?? null,
     processing_mode: body?.processing_mode ?? DEFAULT_PROCESSING_MODE,
   });
+  ctx.tasks.poke(); // the new pair's first index attempt
   return {
     success: true,
     message: `Credential ${credentialId} associated with connector ${connectorId}: connector/credential pair ${pair.id}`,
