@@ -1,30 +1,37 @@
 import { setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
-import type { Profile } from '@kis/rules';
+import type { DeployedLine, Profile, ServerKind } from '@kis/rules';
 import { createApp } from './internal/app.js';
-import { checkKeyFormat, generateKey, KeyRing } from './internal/auth.js';
+import { checkKeyFormat, generateKey, type KeyIdentity, KeyRing } from './internal/auth.js';
 import { Capacity } from './internal/capacity.js';
-import { DEFAULT_DELETION_DELAY_MS, PairDeletions } from './internal/deletions.js';
 import { type FaultPlan, parseFaults, seededRandom } from './internal/faults.js';
 import { Indexer, type IndexerControl, type IndexerOptions } from './internal/indexer.js';
 import { OutageSwitch } from './internal/outage.js';
-import { parseProfile, profileSpec } from './internal/profile.js';
+import { parseProfile, parseRelease, profileSpec, serverKind } from './internal/profile.js';
 import { credentialSummary, type StateViewOptions, stateView } from './internal/state-view.js';
 import { EmulatorStats, type StatsView } from './internal/stats.js';
+import type { ApiKeyRecord } from './internal/store/api-keys.js';
+import type { ConnectorRecord } from './internal/store/connectors.js';
+import type { DocumentRecord, DocumentSummary, IndexCounts } from './internal/store/documents.js';
+import type { UserFileRecord } from './internal/store/files.js';
+import type { GroupRecord } from './internal/store/groups.js';
+import { Store } from './internal/store/index.js';
+import type { IndexAttemptRecord } from './internal/store/index-attempts.js';
+import type { PairRecord } from './internal/store/pairs.js';
 import {
-  type ConnectorRecord,
-  type DocumentRecord,
-  type DocumentSummary,
-  type IndexCounts,
-  type PairRecord,
-  Store,
-  type UserFileRecord,
-} from './internal/store.js';
+  DEFAULT_TIMING,
+  type PairTaskOptions,
+  PairTasks,
+  type PairTasksControl,
+} from './internal/tasks/pair-tasks.js';
 import { loadSpec, SpecValidators } from './internal/validation.js';
 import { packageVersion } from './version.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** Milliseconds each phase of a pair's deletion (waiting, cleaning up) lasts at least. */
+export const DEFAULT_DELETION_DELAY_MS = 30;
 
 export interface EmulatorOptions {
   /** TCP port; 0 (the default) picks a free port. */
@@ -44,6 +51,11 @@ export interface EmulatorOptions {
    * servers people run: their routes, roles, error bodies and lax validation).
    */
   profile?: Profile;
+  /**
+   * With the `deployed` profile, the line it plays: `main` (the default: keys in groups, the main
+   * line's answers) or `v4.6.1` (keys with roles, release 4.6.1's answers; `4.6.1` is read too).
+   */
+  release?: DeployedLine;
   /** Largest accepted request body, in bytes (413 above). Default 10 MiB. */
   maxBodyBytes?: number;
   /** Added service time per ingestion request, in milliseconds. Default 0. */
@@ -66,8 +78,15 @@ export interface EmulatorOptions {
   /** The background indexing worker's settings. */
   indexing?: IndexerOptions;
   /**
-   * Milliseconds between a pair's deletion attempt (status DELETING) and the removal of its
-   * documents, the pair and, when no pair is left, its connector. Default 30.
+   * The background work on pairs: how index attempts end (`outcome`: `succeed`, `fail`, `hang`,
+   * `errors`), how long they wait and run (`startDelayMs` 100, `durationMs` 1000), how long a
+   * prune runs (`pruneMs` 500), and `paused` to start without the timer (tests then `tick()`).
+   */
+  tasks?: PairTaskOptions;
+  /**
+   * Milliseconds each phase of a pair's deletion lasts at least: waiting for its work to stop
+   * (`PENDING`), then removing its documents, the pair and, when no pair is left, its connector
+   * (`STARTED`). Default 30.
    */
   deletionDelayMs?: number;
   /** The bundled OpenAPI document to validate against. Default: `@kis/spec/openapi.json`. */
@@ -98,10 +117,16 @@ export interface EmulatorState {
   /** One stored document with its content, by stored id. */
   document(id: string): DocumentRecord | undefined;
   files(): UserFileRecord[];
+  /** A pair's index attempts, newest first. */
+  indexAttempts(ccPairId: number): IndexAttemptRecord[];
+  /** The user groups (the main line's key model): `Admin` 1, `Basic` 2, `Curators` 3. */
+  groups(): GroupRecord[];
+  /** The keys made with `createApiKey` (never the keys themselves). */
+  apiKeys(): ApiKeyRecord[];
   indexing(): IndexCounts;
   /** The JSON state view. */
   snapshot(options?: Partial<StateViewOptions>): ReturnType<typeof stateView>;
-  /** Deletes everything and recreates credential 0, connector 0 and pair 1. */
+  /** Deletes everything and recreates credential 0, connector 0, pair 1 and the groups. */
   reset(): void;
 }
 
@@ -119,10 +144,16 @@ export interface Emulator {
   readonly curatorKeys: readonly string[];
   /** The server profile it plays. */
   readonly profile: Profile;
+  /** The deployed line it plays (`main`, `v4.6.1`); undefined with the seed profile. */
+  readonly release: DeployedLine | undefined;
+  /** The kind of server whose answers it gives: `seed`, `main` or `v4.6.1`. */
+  readonly kind: ServerKind;
   /** What `GET /version` answers as `backend_version`. */
   readonly version: string;
   readonly state: EmulatorState;
   readonly indexer: IndexerControl;
+  /** The background work on pairs: index attempts (and how they end), prunes, deletions. */
+  readonly tasks: PairTasksControl;
   /** The counters of `GET /_emulator/stats`. */
   stats(): StatsView;
   /** Refuses connections for `forMs` (after `afterMs`, default 0); resolves when it serves again. */
@@ -142,13 +173,6 @@ function checkOptions(options: EmulatorOptions): void {
   if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0)) {
     throw new RangeError(`latencyMs must be a number >= 0 (got ${latencyMs})`);
   }
-  const { deletionDelayMs } = options;
-  if (
-    deletionDelayMs !== undefined &&
-    !(Number.isFinite(deletionDelayMs) && deletionDelayMs >= 0)
-  ) {
-    throw new RangeError(`deletionDelayMs must be a number >= 0 (got ${deletionDelayMs})`);
-  }
   for (const [name, value, min] of [
     ['capacity', options.capacity, 1],
     ['queue', options.queue, 0],
@@ -159,7 +183,24 @@ function checkOptions(options: EmulatorOptions): void {
     }
   }
   if (options.adminKey !== undefined) checkKeyFormat(options.adminKey, 'adminKey');
-  parseProfile(options.profile, 'profile');
+  parseRelease(options.release, parseProfile(options.profile, 'profile'), 'release');
+}
+
+function createdKeyIdentity(store: Store, digest: string): KeyIdentity | undefined {
+  const key = store.apiKeys.byDigest(digest);
+  if (key === undefined) return undefined;
+  const { id, name, user_id: userId, role, group_ids: groupIds } = key;
+  return { apiKeyId: id, name, userId, role, groupIds };
+}
+
+/** The background work's timing from the options, each checked. */
+function taskTiming(options: EmulatorOptions) {
+  return {
+    startDelayMs: options.tasks?.startDelayMs ?? DEFAULT_TIMING.startDelayMs,
+    durationMs: options.tasks?.durationMs ?? DEFAULT_TIMING.durationMs,
+    pruneMs: options.tasks?.pruneMs ?? DEFAULT_TIMING.pruneMs,
+    deletionDelayMs: options.deletionDelayMs ?? DEFAULT_DELETION_DELAY_MS,
+  };
 }
 
 /** Starts the emulator; resolves once it accepts connections. */
@@ -171,28 +212,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const userKeys = [...(options.userKeys ?? [])];
   const curatorKeys = [...(options.curatorKeys ?? [])];
   const profile = parseProfile(options.profile, 'profile');
-  const version = `kis-emulator ${packageVersion()} (${profile})`;
+  const release = parseRelease(options.release, profile, 'release');
+  const kind = serverKind(profile, release);
+  const version = `kis-emulator ${packageVersion()} (${profile}${release === 'v4.6.1' ? `, release ${release.slice(1)}` : ''})`;
   const now = options.now ?? (() => new Date());
-  const keys = new KeyRing({ adminKey, userKeys, curatorKeys });
   const validators = new SpecValidators(profileSpec(loadSpec(options.specPath), profile), {
     missingInput: profile === 'deployed',
   });
   const store = new Store({ path: dbPath, now });
+  const logError =
+    options.logError ?? ((error: unknown) => console.error('kis-emulator: internal error', error));
+  let keys: KeyRing;
   let indexer: Indexer;
+  let tasks: PairTasks;
   try {
+    keys = new KeyRing({ adminKey, userKeys, curatorKeys }, (d) => createdKeyIdentity(store, d));
     indexer = new Indexer(store, options.indexing);
+    tasks = new PairTasks(store, now, taskTiming(options), options.tasks, logError);
   } catch (error) {
     store.close();
     throw error;
   }
-  const logError =
-    options.logError ?? ((error: unknown) => console.error('kis-emulator: internal error', error));
-  const deletions = new PairDeletions(
-    store,
-    options.deletionDelayMs ?? DEFAULT_DELETION_DELAY_MS,
-    logError,
-  );
-  deletions.resume(); // pairs a previous run left DELETING
+  tasks.poke(); // attempts, prunes and deletions a previous run left going
   const stats = new EmulatorStats();
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal); // one listener per stalled answer (--faults slow)
@@ -209,10 +250,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     app = createApp({
       store,
       indexer,
-      deletions,
+      tasks,
       validators,
       keys,
       profile,
+      kind,
       version,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       latencyMs: options.latencyMs ?? 0,
@@ -230,7 +272,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       stats: statsView,
     });
   } catch (error) {
-    deletions.close();
+    tasks.close();
     indexer.stop();
     store.close();
     throw error;
@@ -251,7 +293,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       s.once('error', reject);
     });
   } catch (error) {
-    deletions.close();
+    tasks.close();
     indexer.stop();
     store.close();
     throw error;
@@ -276,7 +318,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     closing ??= new Promise<void>((resolve) => {
       outageSwitch.cancel();
       shutdown.abort();
-      deletions.close();
+      tasks.close();
       indexer.stop();
       server.close(() => {
         store.close();
@@ -288,20 +330,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 
   const state: EmulatorState = {
-    connectors: (o) => store.listConnectors(o),
-    credentials: () => store.listCredentials().map(credentialSummary),
-    pairs: () => store.listPairs(),
-    documents: (o) => store.listDocumentSummaries(o?.limit ?? 1000),
-    document: (id) => store.getDocument(id),
-    files: () => store.listUserFiles(),
-    indexing: () => store.indexCounts(),
+    connectors: (o) => store.connectors.list(o),
+    credentials: () => store.credentials.list().map(credentialSummary),
+    pairs: () => store.pairs.list(),
+    documents: (o) => store.documents.listSummaries(o?.limit ?? 1000),
+    document: (id) => store.documents.get(id),
+    files: () => store.files.list(),
+    indexAttempts: (id) =>
+      store.indexAttempts.pageOfPair(id, 0, store.indexAttempts.countOfPair(id) || 1),
+    groups: () => store.groups.list(),
+    apiKeys: () => store.apiKeys.list(),
+    indexing: () => store.documents.indexCounts(),
     snapshot: (o) =>
       stateView(store, {
         allConnectors: o?.allConnectors ?? false,
         fullDocuments: o?.fullDocuments ?? false,
         documentLimit: o?.documentLimit ?? 1000,
       }),
-    reset: () => store.reset(),
+    reset: () => {
+      store.reset();
+      tasks.reset();
+    },
   };
 
   return {
@@ -314,9 +363,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     userKeys,
     curatorKeys,
     profile,
+    release,
+    kind,
     version,
     state,
     indexer,
+    tasks,
     stats: statsView,
     outage: (forMs, afterMs = 0) => outageSwitch.schedule(afterMs, forMs),
     close,

@@ -6,7 +6,9 @@ import { PROFILES } from '@kis/rules';
 import { DEFAULT_MAX_BODY_BYTES, type Emulator, type EmulatorOptions } from './emulator.js';
 import { checkKeyFormat } from './internal/auth.js';
 import { FaultSpecError, parseFaults } from './internal/faults.js';
-import { parseProfile } from './internal/profile.js';
+import { parseProfile, parseRelease, RELEASE_NAMES } from './internal/profile.js';
+import { ATTEMPT_OUTCOMES, parseAttemptOutcome } from './internal/tasks/outcomes.js';
+import { DEFAULT_TIMING } from './internal/tasks/pair-tasks.js';
 
 export interface EmulatorFlag {
   /** The flag without its dashes, e.g. `max-body-bytes`. */
@@ -25,6 +27,9 @@ export const EMULATOR_DEFAULTS = Object.freeze({
   host: '127.0.0.1',
   db: 'kis-emulator.db',
   profile: 'seed',
+  release: 'main',
+  attempts: 'succeed',
+  attemptMs: DEFAULT_TIMING.durationMs,
   indexIntervalMs: 5,
 });
 
@@ -52,6 +57,12 @@ export const EMULATOR_FLAGS: readonly EmulatorFlag[] = Object.freeze([
     key: 'profile',
     value: 'NAME',
     help: `server to play: ${PROFILES.join(' or ')} (default ${EMULATOR_DEFAULTS.profile}; deployed: the servers people run)`,
+  },
+  {
+    name: 'release',
+    key: 'release',
+    value: 'NAME',
+    help: `with --profile deployed, the line to play: ${RELEASE_NAMES.filter((n) => !n.startsWith('v')).join(' or ')} (default ${EMULATOR_DEFAULTS.release}; 4.6.1: keys with roles)`,
   },
   {
     name: 'admin-key',
@@ -127,6 +138,18 @@ export const EMULATOR_FLAGS: readonly EmulatorFlag[] = Object.freeze([
     key: 'indexIntervalMs',
     value: 'N',
     help: `milliseconds between indexing batches (default ${EMULATOR_DEFAULTS.indexIntervalMs})`,
+  },
+  {
+    name: 'attempts',
+    key: 'attempts',
+    value: 'OUTCOME',
+    help: `how index attempts end: ${ATTEMPT_OUTCOMES.join(', ')} (default ${EMULATOR_DEFAULTS.attempts})`,
+  },
+  {
+    name: 'attempt-ms',
+    key: 'attemptMs',
+    value: 'N',
+    help: `milliseconds an index attempt runs (default ${EMULATOR_DEFAULTS.attemptMs})`,
   },
   {
     name: 'log-requests',
@@ -208,6 +231,16 @@ function faults(value: string | undefined): EmulatorOptions['faults'] {
   }
 }
 
+/** Reads a flag's value with a parser that throws RangeError, as a usage error. */
+function usage<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof RangeError) throw new EmulatorUsageError(error.message);
+    throw error;
+  }
+}
+
 function envList(value: string | undefined): string[] {
   return (value ?? '')
     .split(',')
@@ -229,12 +262,13 @@ export function emulatorLaunch(
   environment: LaunchEnvironment,
 ): EmulatorLaunch {
   const { env } = environment;
-  let profile: EmulatorOptions['profile'];
-  try {
-    profile = parseProfile(text(values, 'profile') ?? EMULATOR_DEFAULTS.profile, '--profile');
-  } catch (error) {
-    throw new EmulatorUsageError((error as Error).message);
-  }
+  const profile = usage(() =>
+    parseProfile(text(values, 'profile') ?? EMULATOR_DEFAULTS.profile, '--profile'),
+  );
+  const release = usage(() => parseRelease(text(values, 'release'), profile, '--release'));
+  const outcome = usage(() =>
+    parseAttemptOutcome(text(values, 'attempts') ?? EMULATOR_DEFAULTS.attempts, '--attempts'),
+  );
   let adminKey = text(values, 'adminKey');
   let adminKeySource = adminKey === undefined ? undefined : '--admin-key';
   if (adminKey === undefined && environment.adminKey !== undefined) {
@@ -255,8 +289,14 @@ export function emulatorLaunch(
     host: text(values, 'host') ?? EMULATOR_DEFAULTS.host,
     dbPath: db === ':memory:' ? db : resolve(environment.cwd, db),
     profile,
+    release,
     userKeys,
     curatorKeys,
+    tasks: {
+      outcome,
+      durationMs:
+        integer('attempt-ms', text(values, 'attemptMs'), 0) ?? EMULATOR_DEFAULTS.attemptMs,
+    },
     maxBodyBytes:
       integer('max-body-bytes', text(values, 'maxBodyBytes'), 1) ?? DEFAULT_MAX_BODY_BYTES,
     latencyMs: integer('latency-ms', text(values, 'latencyMs'), 0) ?? 0,
@@ -283,6 +323,12 @@ export function emulatorLaunch(
   return { options, adminKeySource, logRequests: values.logRequests === true };
 }
 
+/** How the ready report names the deployed line played: ` (main line)`, ` (release 4.6.1)`. */
+function releaseText(emulator: Emulator): string {
+  if (emulator.release === undefined) return '';
+  return emulator.release === 'main' ? ' (main line)' : ` (release ${emulator.release.slice(1)})`;
+}
+
 /** The ready report of a started emulator: a JSON object and the human lines. */
 export function readyReport(
   emulator: Emulator,
@@ -295,6 +341,7 @@ export function readyReport(
       base_url: emulator.baseUrl,
       url: emulator.url,
       profile: emulator.profile,
+      release: emulator.release ?? null,
       admin_key: source === undefined ? emulator.adminKey : null,
       admin_key_source: source ?? 'generated',
       user_keys: emulator.userKeys.length,
@@ -305,7 +352,7 @@ export function readyReport(
     lines: [
       'kis-emulator ready',
       `  base URL:     ${emulator.baseUrl}`,
-      `  profile:      ${emulator.profile}`,
+      `  profile:      ${emulator.profile}${releaseText(emulator)}`,
       source === undefined
         ? `  admin key:    ${emulator.adminKey}  (development key, new at each start)`
         : `  admin key:    (from ${source})`,

@@ -8,7 +8,7 @@ let emulator: Emulator;
 let call: Call;
 
 beforeEach(async () => {
-  ({ emulator, call } = await start({ indexing: { paused: true } }));
+  ({ emulator, call } = await start({ indexing: { paused: true }, tasks: { paused: true } }));
 });
 afterEach(async () => {
   await emulator.close();
@@ -54,7 +54,10 @@ describe('admin page (GET /)', () => {
     expect(r.type).toMatch(/^text\/html/);
     expect(r.html).toContain('Profile: <strong class="profile">seed</strong>');
     expect(r.html).toContain('Docs site');
-    expect(r.html).toContain(`pair ${pair.body.data} (credential 0, public): 2 documents`);
+    // the background work is paused: the new pair waits for its first index attempt
+    expect(r.html).toContain(
+      `pair ${pair.body.data} (credential 0, public, SCHEDULED): 2 documents, no index attempt yet`,
+    );
     expect(r.html).toContain('Jira bot');
     expect(r.html).toContain('Page one');
     expect(r.html).toContain('<span class="state queued">queued</span>');

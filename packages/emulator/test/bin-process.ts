@@ -13,6 +13,7 @@ export interface Running {
     admin_key: string | null;
     db: string;
     profile: string;
+    release: string | null;
     curator_keys: number;
   };
   stdout: () => string;

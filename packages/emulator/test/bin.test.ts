@@ -221,6 +221,84 @@ describe('kis-emulator --port N --db FILE', () => {
     expect(help.stdout).toContain('--curator-key KEY');
   });
 
+  it('--release 4.6.1 --attempts fail --attempt-ms N: keys with roles, attempts that fail', async () => {
+    const running = await spawnBin([
+      '--port',
+      '0',
+      '--db',
+      ':memory:',
+      '--json',
+      '--profile',
+      'deployed',
+      '--release',
+      '4.6.1',
+      '--attempts',
+      'fail',
+      '--attempt-ms',
+      '5',
+      '--admin-key',
+      'bin-admin-key-461',
+    ]);
+    children.push(running.child);
+    expect(running.ready).toMatchObject({ profile: 'deployed', release: 'v4.6.1' });
+    const base = running.ready.base_url;
+    const call = async (method: string, path: string, body?: unknown) => {
+      const r = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: 'Bearer bin-admin-key-461', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return (await r.json()) as Record<string, unknown>;
+    };
+    expect(await call('GET', '/me')).toMatchObject({ role: 'admin' });
+    expect(await (await fetch(`${base}/version`)).json()).toEqual({
+      backend_version: 'kis-emulator 0.1.0 (deployed, release 4.6.1)',
+    });
+    const connector = await call('POST', '/manage/admin/connector', {
+      name: 'Docs',
+      source: 'web',
+      input_type: 'load_state',
+      access_type: 'public',
+      connector_specific_config: { base_url: 'https://docs.example.com' },
+    });
+    const pair = await call('PUT', `/manage/connector/${connector.id}/credential/0`, {
+      name: 'Docs',
+      access_type: 'public',
+    });
+    const deadline = Date.now() + 5000;
+    let status: unknown;
+    while (status !== 'failed' && Date.now() < deadline) {
+      status = (await call('GET', `/manage/admin/cc-pair/${pair.data}`)).last_index_attempt_status;
+      if (status !== 'failed') await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(status).toBe('failed');
+    running.child.kill('SIGTERM');
+    await running.exited;
+  });
+
+  it('bad --release and --attempts values are one-line usage errors naming the flag', async () => {
+    const seed = await runBin(['--release', '4.6.1', '--db', ':memory:']);
+    expect(seed.code).toBe(2);
+    expect(seed.stderr.split('\n')[0]).toBe(
+      'kis-emulator: --release needs the deployed profile (the seed profile plays no release)',
+    );
+    const unknown = await runBin(['--profile', 'deployed', '--release', '5.0', '--db', ':memory:']);
+    expect(unknown.stderr.split('\n')[0]).toBe(
+      'kis-emulator: --release must be one of 4.6.1, main (got "5.0")',
+    );
+    const outcome = await runBin(['--attempts', 'explode', '--db', ':memory:']);
+    expect([outcome.code, outcome.stderr.split('\n')[0]]).toEqual([
+      2,
+      'kis-emulator: --attempts must be one of succeed, fail, hang, errors (got "explode")',
+    ]);
+    const ms = await runBin(['--attempt-ms', 'soon', '--db', ':memory:']);
+    expect(ms.stderr).toContain("--attempt-ms must be an integer from 0 to any (got 'soon')");
+    const help = await runBin(['--help']);
+    for (const flag of ['--release NAME', '--attempts OUTCOME', '--attempt-ms N']) {
+      expect(help.stdout).toContain(flag);
+    }
+  });
+
   it('exits 2 with a clear message when the port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -112,13 +112,14 @@ describe('keys', () => {
 describe('roles', () => {
   const needs = (role: string) =>
     `Access denied: this operation needs a key with the ${role} role` as const;
+  // the main line: a key in the Basic group lacks manage:connectors
   const DEPLOYED_CURATOR = {
     error_code: 'INSUFFICIENT_PERMISSIONS',
-    detail: needs('curator'),
+    detail: 'You do not have the required permissions for this action.',
   };
 
   it.each([
-    // deployed: curator for everything but the uploads
+    // deployed: manage:connectors for everything but the uploads
     ['deployed', BASIC, 'GET', '/svc-api/ingestion', 403, DEPLOYED_CURATOR],
     ['deployed', BASIC, 'GET', '/manage/admin/credential', 403, DEPLOYED_CURATOR],
     ['deployed', BASIC, 'POST', '/manage/credential', 403, DEPLOYED_CURATOR],

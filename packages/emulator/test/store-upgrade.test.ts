@@ -1,6 +1,8 @@
 // Databases written by earlier emulators are upgraded when opened: from schema version 1, pairs
 // get a processing mode column and uploaded files a uuid record id; from version 2, connectors get
-// an update time and pairs a status. Other versions are refused.
+// an update time and pairs a status; from version 3, pairs get their indexing, pruning and
+// deletion state, and index attempts, errors, groups and API keys get their tables. Other
+// versions are refused.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +83,70 @@ INSERT INTO cc_pairs VALUES
   (2, 7, 0, 'Old', 'public', '[]', NULL, 'REGULAR', '2026-01-02T00:00:00Z');
 `;
 
+// The table that changed (cc_pairs), as schema version 3 wrote it, with a pair left DELETING by a
+// stop; and the connectors its rows name.
+const VERSION_3 = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO meta (key, value) VALUES ('schema_version', '3');
+CREATE TABLE connectors (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  source TEXT NOT NULL,
+  input_type TEXT,
+  access_type TEXT,
+  connector_specific_config TEXT NOT NULL,
+  refresh_freq INTEGER,
+  prune_freq INTEGER,
+  indexing_start TEXT,
+  groups TEXT NOT NULL,
+  time_created TEXT NOT NULL,
+  time_updated TEXT NOT NULL
+);
+INSERT INTO connectors VALUES
+  (0, 'Ingestion API', 'ingestion_api', 'load_state', 'public', '{}', NULL, NULL, NULL, '[]',
+   '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z'),
+  (7, 'Old', 'web', 'load_state', 'public', '{}', NULL, NULL, NULL, '[]',
+   '2026-01-02T00:00:00Z', '2026-01-02T00:00:00Z'),
+  (8, 'Doomed', 'web', 'load_state', 'public', '{}', NULL, NULL, NULL, '[]',
+   '2026-01-03T00:00:00Z', '2026-01-03T00:00:00Z');
+CREATE TABLE cc_pairs (
+  id INTEGER PRIMARY KEY,
+  connector_id INTEGER NOT NULL REFERENCES connectors(id),
+  credential_id INTEGER NOT NULL,
+  name TEXT,
+  access_type TEXT NOT NULL,
+  groups TEXT NOT NULL,
+  auto_sync_options TEXT,
+  processing_mode TEXT,
+  status TEXT NOT NULL DEFAULT 'ACTIVE',
+  time_created TEXT NOT NULL,
+  UNIQUE (connector_id, credential_id)
+);
+INSERT INTO cc_pairs VALUES
+  (1, 0, 0, 'DefaultCCPair', 'public', '[]', NULL, NULL, 'ACTIVE', '2026-01-01T00:00:00Z'),
+  (2, 7, 0, 'Old', 'public', '[]', NULL, 'REGULAR', 'ACTIVE', '2026-01-02T00:00:00Z'),
+  (3, 8, 0, 'Doomed', 'public', '[]', NULL, 'REGULAR', 'DELETING', '2026-01-03T00:00:00Z');
+`;
+
+/** The schema version a database file holds. */
+function versionOf(path: string): unknown {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();
+  } finally {
+    db.close();
+  }
+}
+
+/** Polls `check` until it holds (or fails after 5 s). */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5000 ms');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 describe('database schema', () => {
   it('upgrades a version-1 database on open', async () => {
     const path = join(dir, 'v1.db');
@@ -96,10 +162,7 @@ describe('database schema', () => {
     } finally {
       await emulator.close();
     }
-    const reopened = new Database(path, { readonly: true });
-    const version = reopened.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck();
-    expect(version.get()).toBe('3');
-    reopened.close();
+    expect(versionOf(path)).toBe('4');
   });
 
   it('upgrades a version-2 database on open: connectors get time_updated, pairs status ACTIVE', async () => {
@@ -120,10 +183,38 @@ describe('database schema', () => {
     } finally {
       await emulator.close();
     }
-    const reopened = new Database(path, { readonly: true });
-    const version = reopened.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck();
-    expect(version.get()).toBe('3');
-    reopened.close();
+    expect(versionOf(path)).toBe('4');
+  });
+
+  it('upgrades a version-3 database on open: pairs get their lifecycle state, then live it', async () => {
+    const path = join(dir, 'v3.db');
+    const db = new Database(path);
+    db.exec(VERSION_3);
+    db.close();
+    const emulator = await startEmulator({
+      dbPath: path,
+      tasks: { startDelayMs: 0, durationMs: 0 },
+      deletionDelayMs: 0,
+    });
+    try {
+      expect(emulator.state.pairs()[1]).toMatchObject({
+        id: 2,
+        status: 'ACTIVE',
+        in_repeated_error_state: false,
+        indexing_trigger: null,
+        last_pruned: null,
+        pruning_since: null,
+      });
+      expect(emulator.state.groups().map((g) => g.name)).toEqual(['Admin', 'Basic', 'Curators']);
+      expect(emulator.state.apiKeys()).toEqual([]);
+      // the pair left DELETING is deleted, with its connector; the old pair gets its first attempt
+      await until(() => !emulator.state.pairs().some((p) => p.id === 3));
+      expect(emulator.state.connectors({ all: true }).map((c) => c.id)).toEqual([0, 7]);
+      await until(() => emulator.state.indexAttempts(2)[0]?.status === 'success');
+    } finally {
+      await emulator.close();
+    }
+    expect(versionOf(path)).toBe('4');
   });
 
   it('refuses a database of another version, naming both', async () => {
@@ -133,6 +224,6 @@ describe('database schema', () => {
       "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '9');",
     );
     db.close();
-    await expect(startEmulator({ dbPath: path })).rejects.toThrow(/schema version 9.*uses 3/);
+    await expect(startEmulator({ dbPath: path })).rejects.toThrow(/schema version 9.*uses 4/);
   });
 });

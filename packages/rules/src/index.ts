@@ -30,6 +30,70 @@ export {
 } from './file-kinds.js';
 export { DATE_TIME_PATTERN, isDateTime, toRfc3339 } from './formats.js';
 export {
+  INDEXING_STATUSES,
+  type IndexingStatus,
+  isAttemptRunning,
+  isAttemptSuccessful,
+  nextRepeatedErrorState,
+  REPEATED_ERROR_ATTEMPTS,
+  RUNNING_ATTEMPT_STATUSES,
+  runTrigger,
+  SUCCESSFUL_ATTEMPT_STATUSES,
+} from './index-attempts.js';
+export {
+  CURATOR_OR_ADMIN_ROLES,
+  DEFAULT_GROUP_GRANTS,
+  DEFAULT_KEY_ROLE,
+  type DefaultGroup,
+  groupKeyPermissions,
+  isLimitedKey,
+  KEY_ACCOUNT_TYPE,
+  roleKeyGroup,
+  roleKeyPermissions,
+  UNGROUPED_KEY_PERMISSIONS,
+  USER_ROLES,
+  type UserRole,
+} from './key-models.js';
+export {
+  type Denial,
+  denialOf,
+  isPairNotFound,
+  LIFECYCLE_ANSWERS,
+  LIFECYCLE_TEXTS,
+  PAIR_OPERATIONS,
+  type PairOperation,
+  seedPairNotFoundText,
+} from './lifecycle-answers.js';
+export {
+  accessFor,
+  type MainGate,
+  mainLineDenial,
+  OPERATION_ACCESS,
+  type OperationAccess,
+  permissionFor,
+  type ReleaseGate,
+  releaseDenial,
+} from './operation-access.js';
+export {
+  DELETION_PHASES,
+  INDEXABLE_PAIR_STATUSES,
+  INVALID_AFTER_VALIDATION_FAILURES,
+  isIndexable,
+  NEW_PAIR_STATUS,
+  nextPairStatus,
+  PAIR_STATUSES,
+  type PairEvent,
+  type PairStatus,
+  SETTABLE_PAIR_STATUSES,
+} from './pair-status.js';
+export {
+  effectivePermissions,
+  grants,
+  IMPLIED_PERMISSIONS,
+  type KnownPermission,
+  PERMISSIONS,
+} from './permissions.js';
+export {
   ANSWERS,
   type Answer,
   DEFAULT_PROFILE,
@@ -55,6 +119,13 @@ export {
   NUMBER_MASK,
   SHORT_SECRET_MASK,
 } from './secrets.js';
+export {
+  DEPLOYED_LINES,
+  type DeployedLine,
+  SERVER_KINDS,
+  type ServerKind,
+  serverKindOf,
+} from './server-kinds.js';
 export {
   DEFAULT_CC_PAIR_ID,
   DEFAULT_CREDENTIAL_ID,

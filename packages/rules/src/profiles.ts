@@ -5,7 +5,9 @@
  * recognises them.
  */
 
+import { LIFECYCLE_ANSWERS, LIFECYCLE_TEXTS, seedPairNotFoundText } from './lifecycle-answers.js';
 import { pyRepr } from './python.js';
+import { serverKindOf } from './server-kinds.js';
 
 export type Profile = 'seed' | 'deployed';
 
@@ -156,18 +158,15 @@ export const ANSWERS = {
   },
   /**
    * Renaming a pair, or setting its status, when the pair does not exist: deployed servers answer
-   * 400 with a message about the caller's permissions; servers of the seed's kind 404.
+   * the rename with 400 and a message about the caller's permissions, the status as the main line
+   * does (`LIFECYCLE_ANSWERS.unknownPair`: 403); servers of the seed's kind 404.
    */
   pairUnknownForUpdate(profile: Profile, ccPairId: number, what: 'name' | 'status'): Answer {
-    if (profile === 'seed') {
-      return detail(404, `Connector-credential pair ${ccPairId} does not exist`);
+    if (what === 'status') {
+      return LIFECYCLE_ANSWERS.unknownPair(serverKindOf(profile), 'setCcPairStatus', ccPairId);
     }
-    return detail(
-      400,
-      what === 'name'
-        ? "CC Pair not found for current user's permissions"
-        : "Connection not found for current user's permissions",
-    );
+    if (profile === 'seed') return detail(404, seedPairNotFoundText(ccPairId));
+    return detail(400, "CC Pair not found for current user's permissions");
   },
   /** A document id that cannot be stored (a lone surrogate), every profile. */
   invalidDocumentId(message: string): Answer {
@@ -243,11 +242,14 @@ export function isUnknownCredential(status: number, body: unknown): boolean {
 
 /**
  * True when an answer says the key was not accepted (as opposed to a role it lacks): any 401,
- * or a 403 whose detail says the user is not authenticated.
+ * or a 403 whose detail says the user is not authenticated (`getMe`'s: "Unauthorized").
  */
 export function isNotAuthenticated(status: number, body: unknown): boolean {
   if (status === 401) return true;
   if (status !== 403 || typeof body !== 'object' || body === null) return false;
   const text = (body as { detail?: unknown }).detail;
-  return typeof text === 'string' && /not authenticated/i.test(text);
+  return (
+    typeof text === 'string' &&
+    (/not authenticated/i.test(text) || text === LIFECYCLE_TEXTS.unauthorized)
+  );
 }

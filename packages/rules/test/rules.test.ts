@@ -217,6 +217,8 @@ describe('reading answers', () => {
     [403, { detail: 'Access denied. User is not authenticated.' }, true],
     [403, { error_code: 'INSUFFICIENT_PERMISSIONS', detail: 'needs curator' }, false],
     [403, { detail: 'Access denied. User is not an admin.' }, false],
+    [403, { detail: 'Unauthorized' }, true],
+    [403, { detail: 'Access denied. User has limited permissions.' }, false],
     [400, { detail: 'not authenticated' }, false],
   ])('isNotAuthenticated(%j, %j) is %j', (status, body, expected) => {
     expect(isNotAuthenticated(status, body)).toBe(expected);
@@ -241,14 +243,21 @@ describe('reading answers', () => {
     expect(ANSWERS.privateKeyUnknownCredential('seed', 9).status).toBe(404);
   });
 
-  it('renaming or pausing an unknown pair: 400 on deployed servers, 404 on the seed', () => {
+  it('renaming an unknown pair: 400 on deployed servers; pausing one: 403 as on the main line; 404 on the seed', () => {
     expect(ANSWERS.pairUnknownForUpdate('deployed', 9, 'name')).toEqual({
       status: 400,
       body: { detail: "CC Pair not found for current user's permissions" },
     });
     expect(ANSWERS.pairUnknownForUpdate('deployed', 9, 'status')).toEqual({
-      status: 400,
-      body: { detail: "Connection not found for current user's permissions" },
+      status: 403,
+      body: {
+        error_code: 'INSUFFICIENT_PERMISSIONS',
+        detail: "Connection not found for current user's permissions",
+      },
+    });
+    expect(ANSWERS.pairUnknownForUpdate('seed', 9, 'name')).toEqual({
+      status: 404,
+      body: { detail: 'Connector-credential pair 9 does not exist' },
     });
     expect(ANSWERS.pairUnknownForUpdate('seed', 9, 'status')).toEqual({
       status: 404,

@@ -49,7 +49,7 @@ describe('x-kis extensions', () => {
     }
   });
 
-  it('roles as deployed servers check them: curator for all but the uploads and the version', () => {
+  it('roles as deployed servers check them: curator for the connector calls, basic for the document and identity calls', () => {
     const expected: Record<string, [string, string]> = {
       createConnector: ['admin', 'curator'],
       listCredentials: ['admin', 'curator'],
@@ -74,6 +74,17 @@ describe('x-kis extensions', () => {
       renameCcPair: ['admin', 'curator'],
       setCcPairStatus: ['admin', 'curator'],
       createDeletionAttempt: ['admin', 'curator'],
+      listIndexAttempts: ['admin', 'curator'],
+      listIndexingErrors: ['admin', 'curator'],
+      runConnectorOnce: ['admin', 'curator'],
+      pruneCcPair: ['admin', 'curator'],
+      getCcPairLastPruned: ['admin', 'curator'],
+      listIndexingStatus: ['admin', 'curator'],
+      getDocumentSizeInfo: ['basic', 'basic'],
+      getChunkInfo: ['basic', 'basic'],
+      getMe: ['basic', 'basic'],
+      getMyPermissions: ['basic', 'basic'],
+      createApiKey: ['admin', 'admin'],
       getCredential: ['basic', 'curator'],
       updateCredential: ['admin', 'curator'],
       replaceCredentialJson: ['basic', 'curator'],

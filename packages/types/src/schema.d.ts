@@ -258,13 +258,57 @@ export interface paths {
         };
         /**
          * List connector/credential pairs with their ids
-         * @description Lists every connector/credential pair with its id, its connector and its credential (secret values masked), its access type and groups. The server's default pair (source `ingestion_api`) may be listed; clients that manage their own pairs skip it.
+         * @description Lists every connector/credential pair the caller can see with its id, its connector and its credential (secret values masked), its access type and groups: the only listing that joins pair ids to connectors and credentials. The server's default pair (source `ingestion_api`) may be listed; clients that manage their own pairs skip it. Servers of the main line leave out group links that are no longer current.
          *
-         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         *     Release 4.6.1 needs a curator or admin key (an admin sees every pair, others their groups' pairs); the main line the permission `read:connectors` (held globally: every pair; as a group manager: the managed groups' pairs). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
          */
         get: operations["listConnectorStatus"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/connector/indexing-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List connector/credential pairs with their indexing state, per source
+         * @description Lists the pairs the caller can see, grouped by source and sorted by source: for each source, counts over all its pairs and one page of rows (10 rows a page; `source_to_page` picks the page of each source, `get_all_connectors` answers every row). Each row tells the pair's status, whether an attempt is running, the state of the newest finished and newest attempts, the last success, the document count and whether its last attempts all failed. Rows carry no connector or credential id: `listConnectorStatus` joins them. The body filters by source, access type, last attempt state, document count and name; it is required, and `{}` lists everything. The server's ingestion pair is never listed. Federated connectors add rows `{id, source, name}`; the main line lists them only to keys that hold `manage:connectors` globally, and adds a `permissions` map to each pair row.
+         *
+         *     Release 4.6.1 needs a curator or admin key; the main line the permission `manage:connectors` (group managers see their groups' pairs). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
+         */
+        post: operations["listIndexingStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/connector/run-once": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Index a connector's pairs now
+         * @description Asks for an index attempt of the connector's pairs (every pair of the connector, or those of the `credential_ids` given), reading what changed or, with `from_beginning`, the whole source. Nothing runs inside the request: each chosen pair gets a trigger and a worker starts the attempt later, when it shows in `listIndexAttempts`. The answer's `data` counts the pairs triggered. A pair that already has a waiting or running attempt is skipped silently and not counted, so `data` may be 0 with `success: true`. A paused, deleting or invalid pair is not refused: its trigger is stored and counted, but nothing runs until it is resumed, when the stored trigger is honoured. The server's ingestion connector (id 0) never indexes this way.
+         *
+         *     The body and the answers are the same in release 4.6.1 and on the main line, in `{"detail": ...}` bodies: an unknown connector is 404, a credential not attached to it 400, a connector without pairs 400. The main line also checks, before it triggers anything, that the caller may change every chosen pair (403 `INSUFFICIENT_PERMISSIONS` otherwise). Release 4.6.1 needs a curator or admin key; the main line the permission `manage:connectors` (group managers reach their groups' pairs). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
+         */
+        post: operations["runConnectorOnce"];
         delete?: never;
         options?: never;
         head?: never;
@@ -286,9 +330,9 @@ export interface paths {
         };
         /**
          * Get a connector/credential pair
-         * @description One pair with its state (`status`), the number of documents attached to it, its connector and its credential (secret values masked). An unknown id answers 404 with a `detail` message: after `createDeletionAttempt`, poll this call until it answers 404 to know the pair is gone.
+         * @description One pair with its state (`status`), the number of documents attached to it, its connector and its credential (secret values masked), and how its indexing goes: the newest index attempt's state, whether one is running (`indexing`), when the pair was last indexed and pruned, whether its last attempts all failed (`in_repeated_error_state`), and the state of its deletion. Pairs the caller cannot see answer like unknown ones. After `createDeletionAttempt`, poll this call until it answers 404 to know the pair is gone; a failed deletion leaves the pair `DELETING` with `deletion_failure_message` set.
          *
-         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         *     Release 4.6.1 needs a curator or admin key; the main line the permission `read:connectors` (group managers reach their groups' pairs). An unknown pair is 404 on every server: `{"detail": ...}` on release 4.6.1 and servers of the seed's kind, `error_code` `NOT_FOUND` on the main line. The server's ingestion pair (id 1) answers here too. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
          */
         get: operations["getCcPair"];
         put?: never;
@@ -349,11 +393,150 @@ export interface paths {
         get?: never;
         /**
          * Pause or resume a connector/credential pair
-         * @description Sets the pair's state: `PAUSED` stops its indexing, `ACTIVE` resumes it. Deployed servers take any `CcPairStatus` value; `DELETING` starts the pair's deletion as `createDeletionAttempt` does. Deployed servers answer `{"message": "200"}` (older releases: `null`, or 202 when pausing waited for running tasks in vain).
+         * @description Sets the pair's state: `PAUSED` stops its indexing, `ACTIVE` resumes it. The current state is not checked (pausing a paused pair is accepted). Pausing flags the pair's running or waiting index attempt for cancellation and answers without waiting for it: the attempt ends `canceled` later. Either value makes the server look for work at once, so a run asked for while the pair was paused starts on resume. Deployed servers answer `{"message": "200"}` (older releases: `null`, or 202 when pausing waited for running tasks in vain).
          *
-         *     An unknown pair is 400 on deployed servers (with a `detail` message about the caller's permissions) and 404 on servers of the seed's kind, as the kis emulator plays them: clients treat both as "no such pair". Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         *     The main line takes only `ACTIVE` and `PAUSED` (another `CcPairStatus` value is 400 `INVALID_INPUT`); release 4.6.1 stores any value, and `DELETING` then deletes the pair as `createDeletionAttempt` does. To remove a pair, use `createDeletionAttempt`. Release 4.6.1 needs a curator or admin key; the main line the permission `manage:connectors` (group managers reach their groups' pairs). An unknown pair, or one the caller may not change, is 400 on release 4.6.1 and 403 on the main line (both with `detail` "Connection not found for current user's permissions"), and 404 on servers of the seed's kind, as the kis emulator plays them: clients treat all three as "no such pair". Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
          */
         put: operations["setCcPairStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/cc-pair/{cc_pair_id}/index-attempts": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page to answer, from 0.
+                 * @example 0
+                 */
+                page_num?: number;
+                /**
+                 * @description Attempts per page, 1 to 1000.
+                 * @example 10
+                 */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (`cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * List the index attempts of a connector/credential pair
+         * @description One page of the pair's indexing runs, newest started first (attempts that have not started yet may come first), with `total_items` over all pages. Each attempt tells its state, whether it re-reads the whole source, how many documents it indexed and removed, and why it failed. Only the attempts of the server's current search settings are listed, and targeted re-indexes of single documents are left out. An attempt asked for with `runConnectorOnce` shows here once a worker takes it.
+         *
+         *     Release 4.6.1 needs a curator or admin key; the main line the permission `read:connectors` (group managers reach their groups' pairs). An unknown pair, or one the caller cannot see, is 400 on release 4.6.1 and 403 on the main line (both with `detail` "CC Pair not found for current user permissions"), and 404 on servers of the seed's kind. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
+         */
+        get: operations["listIndexAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/cc-pair/{cc_pair_id}/errors": {
+        parameters: {
+            query?: {
+                /**
+                 * @description True lists the errors a later attempt resolved too; false (the default) only the open ones.
+                 * @example false
+                 */
+                include_resolved?: boolean;
+                /**
+                 * @description Page to answer, from 0.
+                 * @example 0
+                 */
+                page_num?: number;
+                /**
+                 * @description Errors per page, 1 to 100.
+                 * @example 10
+                 */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (`cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * List the indexing errors of a connector/credential pair
+         * @description One page of the errors the pair's index attempts recorded about single documents or source entities, newest first, with `total_items` over all pages. Open errors only, unless `include_resolved` is true.
+         *
+         *     Deployed servers do not look the pair up: an unknown id answers 200 with no items, on release 4.6.1 and on the main line (servers of the seed's kind answer 404). Release 4.6.1 needs a curator or admin key; the main line the permission `read:connectors` held globally (group managers are refused). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
+         */
+        get: operations["listIndexingErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/cc-pair/{cc_pair_id}/prune": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (`cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a pair's documents that its source no longer has
+         * @description Starts a prune of the pair: a background task lists the ids of the documents the source has now and removes from the index the pair's documents that are no longer there. The call has no body and answers at once; poll `getCcPairLastPruned` until its time passes the time of this call to know the prune ended (it moves only when a prune finishes without failure). Paused pairs can be pruned.
+         *
+         *     A prune already running is 409 "Pruning task already in progress." A pair being deleted, a permission sync running, another prune running (when the server prunes one pair at a time) or a lock that timed out is 500 "Pruning task creation failed." Release 4.6.1 answers both in `{"detail": ...}` bodies, the main line with `error_code` `CONFLICT` and `INTERNAL_ERROR`. Release 4.6.1 needs a curator or admin key and a pair the caller can see; the main line the permission `manage:connectors` and a pair the caller may change (group managers reach their groups' pairs). An unknown pair is 400 on release 4.6.1 and 403 on the main line (both with `detail` "Connection not found for current user's permissions"), and 404 on servers of the seed's kind. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
+         */
+        post: operations["pruneCcPair"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/cc-pair/{cc_pair_id}/last_pruned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (`cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * When a connector/credential pair was last pruned
+         * @description Answers a bare JSON date-time string: when the pair's last prune that finished without failure ended, or `null` if it never was. After `pruneCcPair`, poll this call until the time passes that of the prune call.
+         *
+         *     Release 4.6.1 needs a curator or admin key; the main line the permission `read:connectors` (group managers reach their groups' pairs). An unknown pair is 400 `{"detail": "cc_pair not found for current user's permissions"}` on release 4.6.1, 403 `INSUFFICIENT_PERMISSIONS` "CC Pair not found for current user's permissions" on the main line, and 404 on servers of the seed's kind. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
+         */
+        get: operations["getCcPairLastPruned"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -372,9 +555,9 @@ export interface paths {
         put?: never;
         /**
          * Delete a connector/credential pair and its documents
-         * @description Starts the deletion of the pair named by its connector and credential, and answers 200 with a JSON `null` at once; the same answer comes back while the deletion runs. The pair's `status` becomes `DELETING`; then, asynchronously, its documents leave the index, the pair is removed, and its connector too when no other pair uses it. Poll `getCcPair` until it answers 404 to know the deletion is over. A pair that does not exist (any more) is 404. Current deployed servers do not require the pair to be paused first; old releases did (400 "Connector must be paused"), so pausing it first (`setCcPairStatus`) works with every release.
+         * @description Starts the deletion of the pair named by its connector and credential, and answers 200 with a JSON `null` at once; the same answer comes back while the deletion runs. The call cancels the pair's waiting index attempts, sets its `status` to `DELETING` and, for a `file` connector, deletes its uploaded files at once. Then, asynchronously, the server waits for a running attempt, prune or permission sync to stop (it asks them to), removes the documents only this pair indexed (shared documents only lose this pair's access), and removes the pair's attempts, errors and links, the pair, and its connector when no other pair uses it; the credential stays. `getCcPair` shows `latest_deletion_attempt.status` `PENDING` while it waits and `STARTED` while it cleans up; poll it until it answers 404 to know the deletion is over. A failed deletion leaves the pair `DELETING` with `deletion_failure_message` set.
          *
-         *     Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         *     Current deployed servers do not require the pair to be paused first; old releases did (400 "Connector must be paused"), so pausing it first (`setCcPairStatus`) works with every release. A pair that does not exist (any more) is 404: `{"detail": ...}` on release 4.6.1, `error_code` `CONNECTOR_NOT_FOUND` on the main line. Release 4.6.1 needs a curator or admin key and a pair the caller may change; the main line the permission `manage:connectors`, and only a key that holds it globally (or the creator of a pair in no group that is not public) may delete: others get 403 "Deleting a shared connector is restricted to administrators." Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
          */
         post: operations["createDeletionAttempt"];
         delete?: never;
@@ -535,6 +718,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/document/document-size-info": {
+        parameters: {
+            query: {
+                /**
+                 * @description Id of the document as the server stores it (the `document_id` the ingestion call answered), matched exactly.
+                 * @example kis-doc-001
+                 */
+                document_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a document is indexed, with its chunks and tokens
+         * @description Reads the vector index for the document with this exact id, as the caller may see it (public documents, documents naming the key's account, and documents of its groups), and answers its number of chunks and tokens. 404 "Document not found" until the document's chunks are written: after its indexing batch (for ingestion, after the call on servers that index inside it), and for a document the caller may not see. Servers running without a vector database answer 501.
+         *
+         *     The same in release 4.6.1 and on the main line: the permission `basic` (admin and basic keys pass; a key without it, such as a main-line key in no group, is 403 `INSUFFICIENT_PERMISSIONS`). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
+         */
+        get: operations["getDocumentSizeInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/document/chunk-info": {
+        parameters: {
+            query: {
+                /**
+                 * @description Id of the document as the server stores it (the `document_id` the ingestion call answered), matched exactly.
+                 * @example kis-doc-001
+                 */
+                document_id: string;
+                /**
+                 * @description Number of the chunk within the document, from 0.
+                 * @example 0
+                 */
+                chunk_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one indexed chunk of a document
+         * @description Reads one chunk of the document with this exact id from the vector index, as the caller may see it, and answers its text and number of tokens. 404 "Chunk not found" for a chunk that is not (yet) indexed or that the caller may not see. Servers running without a vector database answer 501.
+         *
+         *     The same in release 4.6.1 and on the main line: the permission `basic` (admin and basic keys pass; a key without it is 403 `INSUFFICIENT_PERMISSIONS`). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
+         */
+        get: operations["getChunkInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/file/upload": {
         parameters: {
             query?: never;
@@ -571,6 +815,86 @@ export interface paths {
          * @description The upload as deployed servers serve it since release 1.10 (the seed's `/user/file/upload` existed up to release 1.9). A multipart body with one or more `files` parts; the answer lists the stored `user_files` (uuid ids, status `PROCESSING` or `SKIPPED` at first) and the `rejected_files`. The `file_id` of a stored file is the value of an image section's `image_file_id`. Clients try this path first and fall back to the seed's when a server has no such route (`docs/deployed-servers.md`, "Routes").
          */
         post: operations["uploadProjectFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the caller's key is
+         * @description The account the key acts as. Any valid key may ask, keys without rights too, so this is how a client learns what a key may do: on release 4.6.1 from its `role`, on the main line from its `account_type` (`SERVICE_ACCOUNT` for keys) and `effective_permissions` (the grants of its groups with what they imply). A key's e-mail is generated from its name. A missing or invalid key is 403 `{"detail": "Unauthorized"}`. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Keys and their rights").
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The permissions of the caller's key
+         * @description The caller's effective permissions, implied ones included: on release 4.6.1 a sorted list of permission names; on the main line an object with that list, whether the caller manages a user group, and the ids of the groups it manages. Needs the permission `basic` in both (a key without it, such as a main-line key in no group, is 403 `INSUFFICIENT_PERMISSIONS`; `getMe` answers every key). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Keys and their rights").
+         */
+        get: operations["getMyPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates an API key and answers it with its secret `api_key`, which no later answer repeats. The two kinds of deployed server give keys their rights differently (`docs/deployed-servers.md`, "Keys and their rights"):
+         *
+         *     * Release 4.6.1: the body names a `role` (default `basic`). An `admin`
+         *       or `basic` key joins the seeded group of that name, a `limited` key
+         *       may only chat, other roles give nothing. Only an `admin` key passes
+         *       the connector calls; the answer carries `api_key_role`. Creating a key
+         *       needs an admin key.
+         *
+         *     * The main line: the body names `group_ids` (default none); the key is a
+         *       service account whose rights are its groups' grants. A key in no group
+         *       may only chat and gets 403 on every connector and document call; the
+         *       seeded group `Admin` grants `admin`, `Basic` grants `basic`, and a
+         *       custom group granting `manage:connectors` covers the connector calls.
+         *       Group ids differ between servers. An unknown group id is 400
+         *       `{"message": "Group IDs do not exist: [...]"}`. The answer carries
+         *       `groups`. Creating a key needs the permission
+         *       `manage:service_account_api_keys`, which is as strong as `admin`
+         *       since its holder may put a key in any group.
+         *
+         *
+         *     Each kind of server ignores the other's body field. Enterprise servers below the Business plan answer 402. The path has no `/manage` prefix. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer.
+         */
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3515,15 +3839,186 @@ export interface components {
             groups: number[];
         };
         /**
+         * IndexingStatus
+         * @description State of one indexing run (index attempt) of a connector/credential pair on deployed servers, the same in release 4.6.1 and on the main line (`docs/deployed-servers.md`, "Operating connectors"). `not_started` and `in_progress` are running (a pair has at most one); `success` and `completed_with_errors` count as a successful run (`last_indexed`); `canceled` follows a pause or a deletion; `interrupted` marks a run whose worker stopped. Not in the seed.
+         * @example success
+         * @enum {string}
+         */
+        IndexingStatus: "not_started" | "in_progress" | "success" | "canceled" | "interrupted" | "failed" | "completed_with_errors";
+        /**
+         * IndexingStatusRequest
+         * @description Body of `listIndexingStatus`: filters and paging of the pairs listed per source. Every field is optional, so `{}` lists the first page of every source; a body is required. The same in release 4.6.1 and on the main line (`docs/deployed-servers.md`, "Operating connectors"). Not in the seed.
+         */
+        IndexingStatusRequest: {
+            /**
+             * @description True reads the index attempts of the secondary (upcoming) search settings.
+             * @default false
+             */
+            secondary_index?: boolean;
+            /** @description Only pairs of this source (one source only), or null for all. */
+            source?: components["schemas"]["DocumentSource"] | null;
+            /** @description Only pairs with one of these access types (empty or absent for all). */
+            access_type_filters?: ("public" | "private" | "sync")[];
+            /** @description Only pairs whose newest index attempt has one of these states (empty or absent for all). */
+            last_status_filters?: components["schemas"]["IndexingStatus"][];
+            /**
+             * @description Compares a pair's document count with `docs_count_value`; null for no comparison.
+             * @enum {string|null}
+             */
+            docs_count_operator?: ">" | "<" | "=" | null;
+            /** @description The document count `docs_count_operator` compares with. */
+            docs_count_value?: number | null;
+            /** @description Only pairs whose name contains this text, ignoring case. */
+            name_filter?: string | null;
+            /** @description The page to answer for each source (source value → page, from 1; 10 rows a page). Sources not named answer their first page. */
+            source_to_page?: {
+                [key: string]: number;
+            };
+            /**
+             * @description True answers every row of every source, with no paging.
+             * @default false
+             */
+            get_all_connectors?: boolean;
+        };
+        /**
+         * IndexingStatusSummary
+         * @description Counts over every pair of one source in `listIndexingStatus`, not only the requested page. Not in the seed.
+         */
+        IndexingStatusSummary: {
+            /** @description Number of pairs of the source. */
+            total_connectors: number;
+            /** @description Number of those pairs that are `ACTIVE`. */
+            active_connectors: number;
+            /** @description Number of those pairs with `public` access. */
+            public_connectors: number;
+            /** @description Documents of the source's pairs. */
+            total_docs_indexed: number;
+        };
+        /**
          * CcPairStatus
-         * @description State of a connector/credential pair on deployed servers (`docs/deployed-servers.md`, "Listing, updating and deleting"). A new pair is `SCHEDULED` or `INITIAL_INDEXING` until its first run, then `ACTIVE`; `PAUSED` stops its indexing; `DELETING` follows a deletion attempt until the pair is gone; `INVALID` marks a pair whose connector cannot run. Not in the seed.
+         * @description State of a connector/credential pair on deployed servers (`docs/deployed-servers.md`, "Operating connectors"). A new pair is `SCHEDULED`; it becomes `INITIAL_INDEXING` while its first indexing run is under way and `ACTIVE` after its first successful run. `PAUSED` stops its indexing until it is set `ACTIVE` again; `DELETING` follows a deletion attempt until the pair is gone; `INVALID` marks a pair whose connector failed its validation five runs in a row. Only `SCHEDULED`, `INITIAL_INDEXING` and `ACTIVE` pairs get indexed. Not in the seed.
          * @example ACTIVE
          * @enum {string}
          */
         CcPairStatus: "SCHEDULED" | "INITIAL_INDEXING" | "ACTIVE" | "PAUSED" | "DELETING" | "INVALID";
         /**
+         * CcPairPermissions
+         * @description What the caller's key may do with a pair, as servers of the main line answer it (release 4.6.1 does not send it; `docs/deployed-servers.md`, "Operating connectors"). Not in the seed.
+         */
+        CcPairPermissions: {
+            /** @description Whether the key may change the pair (pause, resume, run, prune). */
+            edit: boolean;
+            /** @description Whether the key may delete the pair. */
+            delete: boolean;
+            /** @description Whether the key may make the pair's documents public. */
+            publish: boolean;
+        };
+        /**
+         * PairIndexingStatus
+         * @description One connector/credential pair in `listIndexingStatus`, with its indexing state (`docs/deployed-servers.md`, "Operating connectors"). It carries no connector or credential id: `listConnectorStatus` joins pair ids to connectors and credentials. Not in the seed.
+         */
+        PairIndexingStatus: {
+            /** @description Id of the pair. */
+            cc_pair_id: number;
+            /** @description Display name of the pair. */
+            name: string | null;
+            source: components["schemas"]["SourceValue"];
+            /**
+             * @description Who may see the pair's documents.
+             * @enum {string}
+             */
+            access_type: "public" | "private" | "sync";
+            cc_pair_status: components["schemas"]["CcPairStatus"];
+            /** @description Whether an index attempt of the pair is running. */
+            in_progress: boolean;
+            /** @description True when the pair's last index attempts all failed (see `CcPairFullInfo`). */
+            in_repeated_error_state: boolean;
+            /** @description State of the newest finished index attempt, or null. */
+            last_finished_status: components["schemas"]["IndexingStatus"] | null;
+            /** @description State of the newest index attempt, finished or not, or null. */
+            last_status: components["schemas"]["IndexingStatus"] | null;
+            /**
+             * Format: date-time
+             * @description Start of the newest successful index attempt, or null.
+             */
+            last_success: string | null;
+            /** @description Whether the caller's key may change the pair. */
+            is_editable: boolean;
+            permissions?: components["schemas"]["CcPairPermissions"];
+            /** @description Number of documents attached to the pair. */
+            docs_indexed: number;
+            /** @description Documents the newest index attempt indexed, or null. */
+            latest_index_attempt_docs_indexed: number | null;
+        };
+        /**
+         * FederatedConnectorIndexingStatus
+         * @description A federated connector (one searched at its source, not indexed) in `listIndexingStatus`. Servers of the main line list these only to keys with global connector rights. Not in the seed.
+         */
+        FederatedConnectorIndexingStatus: {
+            /** @description Id of the federated connector (not a pair id). */
+            id: number;
+            /** @description The federated source. */
+            source: string;
+            /** @description Display name of the federated connector. */
+            name: string;
+        };
+        /**
+         * SourceIndexingStatuses
+         * @description The pairs of one source in `listIndexingStatus`: counts over all of them, and the rows of the requested page (`docs/deployed-servers.md`, "Operating connectors"). Not in the seed.
+         */
+        SourceIndexingStatuses: {
+            source: components["schemas"]["SourceValue"];
+            summary: components["schemas"]["IndexingStatusSummary"];
+            /** @description The page answered, from 1. */
+            current_page: number;
+            /** @description Number of pages of the source (10 rows a page). */
+            total_pages: number;
+            /** @description The rows of the page; federated connectors add rows of their own shape. */
+            indexing_statuses: (components["schemas"]["PairIndexingStatus"] | components["schemas"]["FederatedConnectorIndexingStatus"])[];
+        };
+        /**
+         * RunConnectorRequest
+         * @description Body of `runConnectorOnce`: the connector whose pairs should index now, and how (`docs/deployed-servers.md`, "Operating connectors"). The same in release 4.6.1 and on the main line. Not in the seed.
+         */
+        RunConnectorRequest: {
+            /** @description Id of the connector (not a pair id). */
+            connector_id: number;
+            /** @description Ids of the connector's credentials whose pairs should run; null or an empty list means every credential of the connector. Each must be attached to the connector. */
+            credential_ids?: number[] | null;
+            /**
+             * @description True re-reads the whole source (a re-index); false (the default) reads what changed since the last run.
+             * @default false
+             */
+            from_beginning?: boolean;
+        };
+        /**
+         * TaskStatus
+         * @description State of a background task as deployed servers report it, for example a pair's deletion (`latest_deletion_attempt.status`): `PENDING` while the deletion waits for running work to stop, `STARTED` while its documents are removed (`docs/deployed-servers.md`, "Operating connectors"). Not in the seed.
+         * @example PENDING
+         * @enum {string}
+         */
+        TaskStatus: "PENDING" | "STARTED" | "SUCCESS" | "FAILURE";
+        /**
+         * DeletionAttemptSnapshot
+         * @description The state of a pair's deletion as deployed servers report it in `latest_deletion_attempt` (`docs/deployed-servers.md`, "Operating connectors"): `PENDING` while it waits for running work to stop, `STARTED` while the pair's documents are removed. Not in the seed.
+         */
+        DeletionAttemptSnapshot: {
+            /** @description Id of the pair's connector. */
+            connector_id: number;
+            /** @description Id of the pair's credential. */
+            credential_id: number;
+            status: components["schemas"]["TaskStatus"];
+        };
+        /**
+         * PermissionSyncStatus
+         * @description State of a pair's last permission-sync run on deployed servers: the `IndexingStatus` values without `interrupted` (`docs/deployed-servers.md`, "Operating connectors"). Not in the seed.
+         * @example success
+         * @enum {string}
+         */
+        PermissionSyncStatus: "not_started" | "in_progress" | "success" | "canceled" | "failed" | "completed_with_errors";
+        /**
          * CcPairFullInfo
-         * @description One connector/credential pair with its state, as deployed servers answer `getCcPair` (`docs/deployed-servers.md`, "Listing, updating and deleting"). The credential's secret values are masked. Deployed servers send more fields about indexing runs (`number_of_index_attempts`, `last_index_attempt_status`, `latest_deletion_attempt`, `indexing`, `last_indexed`, ...); the listed optional ones are those the kis emulator sends too. Not in the seed.
+         * @description One connector/credential pair with its state, as deployed servers answer `getCcPair` (`docs/deployed-servers.md`, "Operating connectors"). The credential's secret values are masked. Release 4.6.1 and the main line send the same fields, but for `permissions` (main line only). Only the index attempts of the server's current search settings count. Not in the seed.
          */
         CcPairFullInfo: {
             /** @description Id of the pair (`cc_pair_id`). */
@@ -3531,47 +4026,75 @@ export interface components {
             /** @description Display name of the pair. */
             name: string | null;
             status: components["schemas"]["CcPairStatus"];
-            /** @description Number of documents attached to the pair. */
+            /** @description True when the pair's last five index attempts all failed (the last one when the connector has no `refresh_freq`); false again after a successful attempt. */
+            in_repeated_error_state: boolean;
+            /** @description Number of documents attached to the pair. During the pair's very first index attempt, that attempt's `new_docs_indexed`. */
             num_docs_indexed: number;
             connector: components["schemas"]["Connector"];
             credential: components["schemas"]["Credential"];
+            /** @description Number of index attempts of the pair. */
+            number_of_index_attempts: number;
+            /** @description Status of the newest index attempt, finished or not; null when none exists. */
+            last_index_attempt_status: components["schemas"]["IndexingStatus"] | null;
+            /** @description The state of the pair's deletion, or null when none was started. */
+            latest_deletion_attempt: components["schemas"]["DeletionAttemptSnapshot"] | null;
             /**
              * @description Who may see the pair's documents.
              * @enum {string}
              */
             access_type: "public" | "private" | "sync";
-            /** @description Ids of the user groups that may see the pair's documents (used with `private` access). */
+            /** @description Ids of the user groups that may see the pair's documents (used with `private` access). The kis emulator sends it; deployed servers list groups in `listConnectorStatus`. */
             groups?: number[];
-            /** @description Number of indexing runs of the pair. */
-            number_of_index_attempts?: number;
-            /** @description Outcome of the last indexing run, or null when none ran. */
-            last_index_attempt_status?: string | null;
-            /** @description The last deletion attempt's state, or null. */
-            latest_deletion_attempt?: {
-                [key: string]: unknown;
-            } | null;
             /** @description Whether the caller's key may change the pair. */
-            is_editable_for_current_user?: boolean;
-            /** @description Why the last deletion attempt failed, or null. */
-            deletion_failure_message?: string | null;
-            /** @description Whether an indexing run is in progress. */
-            indexing?: boolean;
-            /** @description Whether the pair's last runs all failed. */
-            in_repeated_error_state?: boolean;
+            is_editable_for_current_user: boolean;
+            permissions?: components["schemas"]["CcPairPermissions"];
+            /** @description Why the pair's deletion failed (the error and its stack trace), or null. A failed deletion leaves the pair `DELETING`. */
+            deletion_failure_message: string | null;
+            /** @description True when the newest index attempt is `in_progress`. */
+            indexing: boolean;
+            /**
+             * Format: uuid
+             * @description Id of the user (or key) that created the pair, or null.
+             */
+            creator?: string | null;
+            /** @description E-mail address of the pair's creator, or null. */
+            creator_email?: string | null;
             /**
              * Format: date-time
-             * @description End of the last successful indexing run, or null.
+             * @description Start (`time_started`) of the newest index attempt that ended `success` or `completed_with_errors`, or null.
              */
-            last_indexed?: string | null;
+            last_indexed: string | null;
             /**
              * Format: date-time
-             * @description End of the last prune run, or null.
+             * @description When the last prune that finished without failure ended, or null (`getCcPairLastPruned` answers the same value).
              */
-            last_pruned?: string | null;
+            last_pruned: string | null;
+            /**
+             * Format: date-time
+             * @description When the pair's permissions were last synced in full, or null.
+             */
+            last_full_permission_sync?: string | null;
+            /** @description Documents indexed per minute since the connector was created, or null. */
+            overall_indexing_speed?: number | null;
+            /** @description Always null on deployed servers. */
+            latest_checkpoint_description?: string | null;
+            /** @description Status of the pair's last permission-sync run, or null. */
+            last_permission_sync_attempt_status?: components["schemas"]["PermissionSyncStatus"] | null;
+            /** @description Whether a permission sync of the pair is running. */
+            permission_syncing?: boolean;
+            /**
+             * Format: date-time
+             * @description When the pair's last permission-sync run ended, or null.
+             */
+            last_permission_sync_attempt_finished?: string | null;
+            /** @description Why the pair's last permission-sync run failed, or null. */
+            last_permission_sync_attempt_error_message?: string | null;
+            /** @description Whether the pair's connector can re-index single documents. */
+            supports_targeted_reindex?: boolean;
         };
         /**
          * CcPairStatusUpdateRequest
-         * @description Body of `setCcPairStatus`: the pair's new state. Clients send `ACTIVE` (resume indexing) or `PAUSED` (stop it). Deployed servers take any `CcPairStatus` value here; to remove a pair, use `createDeletionAttempt` (`docs/deployed-servers.md`, "Listing, updating and deleting").
+         * @description Body of `setCcPairStatus`: the pair's new state. Clients send `ACTIVE` (resume indexing) or `PAUSED` (stop it). Release 4.6.1 takes any `CcPairStatus` value here (`DELETING` deletes the pair); the main line answers any other value with 400 `INVALID_INPUT`. To remove a pair, use `createDeletionAttempt` (`docs/deployed-servers.md`, "Operating connectors").
          */
         CcPairStatusUpdateRequest: {
             status: components["schemas"]["CcPairStatus"];
@@ -3583,6 +4106,109 @@ export interface components {
         MessageResponse: {
             /** @description Outcome, as the server words it. */
             message: string;
+        };
+        /**
+         * IndexAttempt
+         * @description One indexing run of a connector/credential pair, as deployed servers list it (`listIndexAttempts`; the same in release 4.6.1 and on the main line, `docs/deployed-servers.md`, "Operating connectors"). Not in the seed.
+         */
+        IndexAttempt: {
+            /** @description Id of the index attempt. */
+            id: number;
+            /** @description The attempt's state, or null. */
+            status: components["schemas"]["IndexingStatus"] | null;
+            /** @description Whether the attempt re-reads the whole source (a re-index) rather than what changed. */
+            from_beginning: boolean;
+            /** @description Documents the attempt indexed for the first time. */
+            new_docs_indexed: number;
+            /** @description Documents the attempt indexed, new and updated. */
+            total_docs_indexed: number;
+            /** @description Documents the attempt removed from the index. */
+            docs_removed_from_index: number;
+            /** @description Why the attempt failed, or null. */
+            error_msg: string | null;
+            /** @description Number of document errors the attempt recorded (`listIndexingErrors`). */
+            error_count: number;
+            /** @description The failure's stack trace, or null. */
+            full_exception_trace: string | null;
+            /**
+             * Format: date-time
+             * @description When a worker started the attempt, or null while it waits.
+             */
+            time_started: string | null;
+            /**
+             * Format: date-time
+             * @description When the attempt last changed.
+             */
+            time_updated: string;
+            /**
+             * Format: date-time
+             * @description Start of the source time range the attempt reads, or null.
+             */
+            poll_range_start?: string | null;
+            /**
+             * Format: date-time
+             * @description End of the source time range the attempt reads, or null.
+             */
+            poll_range_end?: string | null;
+        };
+        /**
+         * IndexAttemptPage
+         * @description One page of a pair's index attempts (`listIndexAttempts`), newest started first; attempts not started yet may come first. Not in the seed.
+         */
+        IndexAttemptPage: {
+            /** @description The attempts of the requested page. */
+            items: components["schemas"]["IndexAttempt"][];
+            /** @description Number of attempts over all pages. */
+            total_items: number;
+        };
+        /**
+         * IndexingError
+         * @description One error an index attempt recorded about a document or an entity of the source, as deployed servers list it (`listIndexingErrors`; the same in release 4.6.1 and on the main line, `docs/deployed-servers.md`, "Operating connectors"). Not in the seed.
+         */
+        IndexingError: {
+            /** @description Id of the error. */
+            id: number;
+            /** @description Id of the pair. */
+            connector_credential_pair_id: number;
+            /** @description Id of the document that failed, or null. */
+            document_id: string | null;
+            /** @description Link to the document that failed, or null. */
+            document_link: string | null;
+            /** @description Id of the source entity that failed (a folder, a channel), or null. */
+            entity_id: string | null;
+            /**
+             * Format: date-time
+             * @description Start of the source time range that failed, or null.
+             */
+            failed_time_range_start: string | null;
+            /**
+             * Format: date-time
+             * @description End of the source time range that failed, or null.
+             */
+            failed_time_range_end: string | null;
+            /** @description What went wrong. */
+            failure_message: string;
+            /** @description Whether a later attempt indexed the document. */
+            is_resolved: boolean;
+            /**
+             * Format: date-time
+             * @description When the error was recorded.
+             */
+            time_created: string;
+            /** @description Id of the index attempt that recorded it. */
+            index_attempt_id: number;
+            /** @description Kind of error, or null. */
+            error_type: string | null;
+        };
+        /**
+         * IndexingErrorPage
+         * @description One page of a pair's indexing errors (`listIndexingErrors`), newest first. Not in the seed.
+         */
+        IndexingErrorPage: {
+            /** @description The errors of the requested page. */
+            items: components["schemas"]["IndexingError"][];
+            /** @description Number of errors over all pages. */
+            total_items: number;
         };
         /**
          * ConnectorCredentialPairIdentifier
@@ -3785,6 +4411,26 @@ export interface components {
             document_id: string;
         };
         /**
+         * DocumentSizeInfo
+         * @description How a document sits in the index: its chunks and tokens (`getDocumentSizeInfo`; the same in release 4.6.1 and on the main line, `docs/deployed-servers.md`, "Operating connectors"). Not in the seed.
+         */
+        DocumentSizeInfo: {
+            /** @description Number of chunks the document was split into. */
+            num_chunks: number;
+            /** @description Number of tokens over all its chunks. */
+            num_tokens: number;
+        };
+        /**
+         * ChunkInfo
+         * @description One indexed chunk of a document (`getChunkInfo`; the same in release 4.6.1 and on the main line). Not in the seed.
+         */
+        ChunkInfo: {
+            /** @description The chunk's text. */
+            content: string;
+            /** @description Number of tokens of the chunk. */
+            num_tokens: number;
+        };
+        /**
          * UserFileUploadForm
          * @description `multipart/form-data` body of the file upload. The seed leaves the shape open; this is what deployed servers accept (`docs/deployed-servers.md`): one or more `files` parts and two optional form fields.
          */
@@ -3859,6 +4505,197 @@ export interface components {
             incognito_session_id?: string;
         };
         /**
+         * UserInfoBase
+         * @description The fields `getMe` answers on every deployed server, release 4.6.1 and the main line alike (`docs/deployed-servers.md`, "Keys and their rights"). For an API key, the user is the key's own account: its e-mail is `API_KEY__<key name or Unnamed>@<uuid>` followed by the server's key domain. Not in the seed.
+         */
+        UserInfoBase: {
+            /**
+             * Format: uuid
+             * @description Id of the user (for a key, its account).
+             */
+            id: string;
+            /** @description E-mail address of the user; a key's account has a generated one. */
+            email: string;
+            /** @description Whether the user may sign in. */
+            is_active: boolean;
+            /** @description Whether the user is a superuser. */
+            is_superuser: boolean;
+            /** @description Whether the user's e-mail address is verified. */
+            is_verified: boolean;
+            /** @description The user's interface preferences. */
+            preferences?: {
+                [key: string]: unknown;
+            };
+            /** @description The user's personalization settings, or null. */
+            personalization?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the caller's session ends, or null (keys do not expire).
+             */
+            token_expires_at?: string | null;
+            /** @description Whether the user administers the hosted service. */
+            is_cloud_superuser?: boolean;
+            /** @description Name of the user's team, or null. */
+            team_name?: string | null;
+            /** @description Whether the caller is the anonymous user. */
+            is_anonymous_user?: boolean | null;
+            /** @description Whether the user has a password. */
+            password_configured?: boolean | null;
+            /** @description The user's tenant on multi-tenant servers, or null. */
+            tenant_info?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /**
+         * UserRole
+         * @description Role of a user or API key on servers of release 4.6.1, the model the main line replaced with groups (`docs/deployed-servers.md`, "Keys and their rights"). A key created with `admin` or `basic` joins the seeded group of that name; `limited` keys may only chat; other roles give a key no rights at all. Of keys, only an `admin` key passes the curator-or-admin check of the connector calls. Not in the seed.
+         * @example admin
+         * @enum {string}
+         */
+        UserRole: "limited" | "basic" | "admin" | "curator" | "global_curator" | "slack_user" | "ext_perm_user";
+        /**
+         * RoleUserInfo
+         * @description `getMe` on servers of release 4.6.1: the common fields and the key's `role`. Not in the seed.
+         */
+        RoleUserInfo: components["schemas"]["UserInfoBase"] & {
+            role: components["schemas"]["UserRole"];
+        };
+        /**
+         * PermissionUserInfo
+         * @description `getMe` on servers of the main line: the common fields, the account type and the effective permissions (the grants of the key's groups with what they imply; an `admin` key lists every permission). Not in the seed.
+         */
+        PermissionUserInfo: components["schemas"]["UserInfoBase"] & {
+            /**
+             * @description Kind of account; `SERVICE_ACCOUNT` for an API key.
+             * @example SERVICE_ACCOUNT
+             */
+            account_type: string;
+            /** @description The permissions the caller holds, implied ones included (for example `manage:connectors` with `read:connectors`). A key in no group holds only `write:chat`. */
+            effective_permissions: string[];
+            /** @description Whether the caller manages a user group (and so reaches that group's pairs). */
+            is_group_manager?: boolean;
+            /** @description What the caller may see of the admin pages, as the server words it. */
+            admin_capabilities?: unknown;
+        };
+        /**
+         * UserInfo
+         * @description The caller as `getMe` answers it: with a role on servers of release 4.6.1 (`RoleUserInfo`), with an account type and permissions on the main line (`PermissionUserInfo`). Not in the seed.
+         */
+        UserInfo: components["schemas"]["RoleUserInfo"] | components["schemas"]["PermissionUserInfo"];
+        /**
+         * PermissionsSummary
+         * @description `getMyPermissions` on servers of the main line: the caller's effective permissions and the groups it manages (release 4.6.1 answers a bare sorted list of permissions instead). Not in the seed.
+         */
+        PermissionsSummary: {
+            /** @description The caller's effective permissions, implied ones included. */
+            permissions: string[];
+            /** @description Whether the caller manages a user group. */
+            is_manager: boolean;
+            /** @description Ids of the groups the caller manages. */
+            managed_group_ids: number[];
+        };
+        /**
+         * RoleApiKeyRequest
+         * @description Body of `createApiKey` on servers of release 4.6.1: the key's rights come from its role (`docs/deployed-servers.md`, "Keys and their rights"). Only an `admin` key can operate connectors there. Servers of the main line ignore `role`. Not in the seed.
+         */
+        RoleApiKeyRequest: {
+            /** @description Display name of the key; null or absent names it `Unnamed`. */
+            name?: string | null;
+            /**
+             * @description The key's role; `basic` when absent.
+             * @default basic
+             */
+            role?: components["schemas"]["UserRole"];
+        };
+        /**
+         * GroupApiKeyRequest
+         * @description Body of `createApiKey` on servers of the main line: the key is a service account whose rights are the grants of its groups (`docs/deployed-servers.md`, "Keys and their rights"). A key in no group (the default) may only chat and gets 403 on every connector call; the seeded group `Admin` grants `admin`, `Basic` grants `basic`. Release 4.6.1 ignores `group_ids`. Not in the seed.
+         */
+        GroupApiKeyRequest: {
+            /** @description Display name of the key; null or absent names it `Unnamed`. */
+            name?: string | null;
+            /**
+             * @description Ids of the user groups the key joins. Group ids differ between servers: read them from the groups of existing keys or from the server's user-group listing.
+             * @default []
+             */
+            group_ids?: number[];
+        };
+        /**
+         * ApiKeyCreateRequest
+         * @description Body of `createApiKey`: a role (release 4.6.1, `RoleApiKeyRequest`) or groups (the main line, `GroupApiKeyRequest`). Each server ignores the other's field, so a body meant for one kind of server creates a key without rights on the other. Not in the seed.
+         */
+        ApiKeyCreateRequest: components["schemas"]["RoleApiKeyRequest"] | components["schemas"]["GroupApiKeyRequest"];
+        /**
+         * RoleApiKey
+         * @description An API key as servers of release 4.6.1 answer it: with its role. The secret `api_key` is only in the answer of its creation. Not in the seed.
+         */
+        RoleApiKey: {
+            /** @description Id of the key. */
+            api_key_id: number;
+            /** @description A masked form of the key, safe to show. */
+            api_key_display: string;
+            /** @description The key itself; only in the creation answer. Keep it secret. */
+            api_key?: string | null;
+            /** @description Display name of the key. */
+            api_key_name: string | null;
+            api_key_role: components["schemas"]["UserRole"];
+            /**
+             * Format: uuid
+             * @description Id of the user the key acts as.
+             */
+            user_id: string;
+        };
+        /**
+         * ApiKeyGroup
+         * @description A user group an API key belongs to (main line). Not in the seed.
+         */
+        ApiKeyGroup: {
+            /** @description Id of the group. */
+            id: number;
+            /** @description Name of the group, for example `Admin` or `Basic` for the seeded ones. */
+            name: string;
+        };
+        /**
+         * GroupApiKey
+         * @description An API key as servers of the main line answer it: a service account with its groups. The secret `api_key` is only in the answer of its creation. Not in the seed.
+         */
+        GroupApiKey: {
+            /** @description Id of the key. */
+            api_key_id: number;
+            /** @description A masked form of the key, safe to show. */
+            api_key_display: string;
+            /** @description The key itself; only in the creation answer. Keep it secret. */
+            api_key?: string | null;
+            /** @description Display name of the key. */
+            api_key_name: string | null;
+            /** @description The groups the key belongs to; their grants are the key's rights. */
+            groups: components["schemas"]["ApiKeyGroup"][];
+            /**
+             * Format: uuid
+             * @description Id of the service account the key acts as.
+             */
+            user_id: string;
+        };
+        /**
+         * ApiKey
+         * @description An API key as a server answers it: with a role (release 4.6.1, `RoleApiKey`) or with groups (the main line, `GroupApiKey`). Not in the seed.
+         */
+        ApiKey: components["schemas"]["RoleApiKey"] | components["schemas"]["GroupApiKey"];
+        /**
+         * PlanRequiredError
+         * @description The error body of servers whose plan lacks a feature (402): an `error_code` and `detail` like every main-line error, and the plan that has the feature. Not in the seed.
+         */
+        PlanRequiredError: {
+            /** @description `FEATURE_NOT_AVAILABLE`. */
+            error_code: string;
+            /** @description Human-readable message. */
+            detail: string;
+            /** @description The plan that has the feature, for example `business`. */
+            required_tier?: string;
+        };
+        /**
          * VersionResponse
          * @description The server's release (deployed servers; `docs/deployed-servers.md`, "Routes").
          */
@@ -3888,7 +4725,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description On deployed servers: a missing or invalid API key (`detail` "Access denied. User is not authenticated."), or a valid key whose role cannot do this (every operation but the uploads needs a key that can manage connectors: admin or curator). On servers of the seed: a key that is not an admin key on a `/manage/admin/` endpoint (`docs/deployed-servers.md`, "Authentication and roles"). The body is any `ErrorResponse` shape. */
+        /** @description On deployed servers: a missing or invalid API key (`detail` "Access denied. User is not authenticated."), or a valid key without the rights the operation needs. Release 4.6.1 checks the key's role: the connector calls need a curator or admin (`detail` "Access denied. User is not a curator or admin."), and a key with no rights at all is refused first (`detail` "Access denied. User has limited permissions."). The main line checks a permission per route and answers `error_code` `INSUFFICIENT_PERMISSIONS` (`docs/deployed-servers.md`, "Keys and their rights"). On servers of the seed: a key that is not an admin key on a `/manage/admin/` endpoint (`docs/deployed-servers.md`, "Authentication and roles"). The body is any `ErrorResponse` shape. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -3926,6 +4763,15 @@ export interface components {
         };
         /** @description A missing or invalid API key on servers of the seed (see `Unauthorized`), or a credential id that does not exist: deployed servers answer 401 (not 404) for an unknown credential on their credential calls, with the `detail` "Credential N does not exist or does not belong to user" (`docs/deployed-servers.md`, "Listing, updating and deleting"). The body is any `ErrorResponse` shape. */
         UnknownCredential: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The server runs without a vector database (`DISABLE_VECTOR_DB`), so it has no index to read (`docs/deployed-servers.md`, "Operating connectors"). The body is any `ErrorResponse` shape. */
+        VectorDbDisabled: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4357,6 +5203,88 @@ export interface operations {
             default: components["responses"]["ServerError"];
         };
     };
+    listIndexingStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IndexingStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description One entry per source, sorted by source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceIndexingStatuses"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    runConnectorOnce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunConnectorRequest"];
+            };
+        };
+        responses: {
+            /** @description The pairs were triggered (`data` counts them; 0 when each already had an attempt). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusResponse"];
+                };
+            };
+            /** @description A credential id not attached to the connector, or a connector without pairs. The body is any `ErrorResponse` shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The key lacks the rights (see `Forbidden`), or, on the main line, the caller may not change one of the chosen pairs. The body is any `ErrorResponse` shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No connector has this id. The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
     getCcPair: {
         parameters: {
             query?: never;
@@ -4383,7 +5311,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description No pair has this id (or it was deleted). The body is any `ErrorResponse` shape. */
+            /** @description No pair has this id (or it was deleted), or the caller may not see it. The body is any `ErrorResponse` shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4487,7 +5415,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description Deployed servers: no pair has this id (or the caller may not change it). The body is any `ErrorResponse` shape. */
+            /** @description Release 4.6.1: no pair has this id (or the caller may not change it). The main line: a status other than `ACTIVE` or `PAUSED`. The body is any `ErrorResponse` shape. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4497,7 +5425,267 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description The key lacks the rights (see `Forbidden`), or, on the main line, no pair has this id or the caller may not change it. The body is any `ErrorResponse` shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No pair has this id (servers of the seed's kind). The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listIndexAttempts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page to answer, from 0.
+                 * @example 0
+                 */
+                page_num?: number;
+                /**
+                 * @description Attempts per page, 1 to 1000.
+                 * @example 10
+                 */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (`cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the pair's index attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexAttemptPage"];
+                };
+            };
+            /** @description Release 4.6.1: no pair has this id, or the caller may not see it. The body is any `ErrorResponse` shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The key lacks the rights (see `Forbidden`), or, on the main line, no pair has this id or the caller may not see it. The body is any `ErrorResponse` shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No pair has this id (servers of the seed's kind). The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listIndexingErrors: {
+        parameters: {
+            query?: {
+                /**
+                 * @description True lists the errors a later attempt resolved too; false (the default) only the open ones.
+                 * @example false
+                 */
+                include_resolved?: boolean;
+                /**
+                 * @description Page to answer, from 0.
+                 * @example 0
+                 */
+                page_num?: number;
+                /**
+                 * @description Errors per page, 1 to 100.
+                 * @example 10
+                 */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (`cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the pair's errors (no items for an unknown pair on deployed servers). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexingErrorPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description No pair has this id (servers of the seed's kind). The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    pruneCcPair: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (`cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prune was started. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusResponse"];
+                };
+            };
+            /** @description Release 4.6.1: no pair has this id (or the caller may not see it). The body is any `ErrorResponse` shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The key lacks the rights (see `Forbidden`), or, on the main line, no pair has this id or the caller may not change it. The body is any `ErrorResponse` shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No pair has this id (servers of the seed's kind). The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A prune of the pair is already running. The body is any `ErrorResponse` shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            /** @description The prune could not start: the pair is being deleted, a permission sync runs, another prune runs, or a lock timed out. The body is any `ErrorResponse` shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getCcPairLastPruned: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the connector/credential pair (`cc_pair_id` from `listConnectorStatus`).
+                 * @example 2
+                 */
+                cc_pair_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description When the pair was last pruned, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string | null;
+                };
+            };
+            /** @description Release 4.6.1: no pair has this id (or the caller may not see it). The body is any `ErrorResponse` shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The key lacks the rights (see `Forbidden`), or, on the main line, no pair has this id or the caller may not see it. The body is any `ErrorResponse` shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No pair has this id (servers of the seed's kind). The body is any `ErrorResponse` shape. */
             404: {
                 headers: {
@@ -4543,7 +5731,15 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description The key lacks the rights (see `Forbidden`), or, on the main line, the pair is shared and the key does not hold `manage:connectors` globally. The body is any `ErrorResponse` shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No pair joins this connector and credential (any more). The body is any `ErrorResponse` shape. */
             404: {
                 headers: {
@@ -4809,6 +6005,91 @@ export interface operations {
             default: components["responses"]["ServerError"];
         };
     };
+    getDocumentSizeInfo: {
+        parameters: {
+            query: {
+                /**
+                 * @description Id of the document as the server stores it (the `document_id` the ingestion call answered), matched exactly.
+                 * @example kis-doc-001
+                 */
+                document_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document is indexed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentSizeInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The document is not (yet) in the index, or the caller may not see it. The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            501: components["responses"]["VectorDbDisabled"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getChunkInfo: {
+        parameters: {
+            query: {
+                /**
+                 * @description Id of the document as the server stores it (the `document_id` the ingestion call answered), matched exactly.
+                 * @example kis-doc-001
+                 */
+                document_id: string;
+                /**
+                 * @description Number of the chunk within the document, from 0.
+                 * @example 0
+                 */
+                chunk_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chunk. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChunkInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The chunk is not (yet) in the index, or the caller may not see it. The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            501: components["responses"]["VectorDbDisabled"];
+            default: components["responses"]["ServerError"];
+        };
+    };
     uploadUserFiles: {
         parameters: {
             query?: never;
@@ -4861,6 +6142,106 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A missing or invalid key (deployed servers). The body is any `ErrorResponse` shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getMyPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's permissions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[] | components["schemas"]["PermissionsSummary"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key, with its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description The main line, a group id that does not exist. The body is any `ErrorResponse` shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Enterprise servers below the Business plan do not offer API keys. The body is `PlanRequiredError`. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanRequiredError"];
+                };
+            };
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             default: components["responses"]["ServerError"];

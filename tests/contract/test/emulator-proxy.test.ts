@@ -1,7 +1,8 @@
 // The client against the emulator behind `prism proxy --errors`: Prism checks every request the
 // client sends and every response the emulator gives against the bundled spec, and answers a
-// violation with an error instead of passing it on. The suite runs the seed's workflows and every
-// error status, then checks that Prism reported no violation at all. It runs once per server
+// violation with an error instead of passing it on. The suite runs the seed's workflows, every
+// error status and the operation of pairs and keys, then checks that Prism reported no violation
+// at all. It runs once per server
 // profile the emulator plays (vitest projects `emulator-seed`, `emulator-deployed`); where the two
 // answer differently, the expected answers are written below per profile, from
 // docs/deployed-servers.md (the compat notes), never taken from the code under test.
@@ -453,6 +454,157 @@ describe('listing, updating and deleting, through the validating proxy', () => {
     expect(deleted.data?.success).toBe(true);
     const unknown = await kis.api.GET('/manage/credential/{credential_id}', { params: path });
     expect(unknown.response.status).toBe(401);
+  });
+});
+
+describe('operating pairs and keys, through the validating proxy', () => {
+  // Raw calls (kis.api) of the lifecycle operations: the proxy checks each request and answer.
+  // Expected values from compat-lifecycle.md; the emulator's index attempts run on its own timer.
+  async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const value = await read();
+      if (done(value)) return value;
+      if (Date.now() > deadline) throw new Error('condition not met within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('a pair indexes, runs once, prunes, is listed, then is deleted', async () => {
+    const connector = await kis.api.POST('/manage/admin/connector', {
+      body: {
+        name: `Operated ${profile}`,
+        source: 'web',
+        input_type: 'load_state',
+        access_type: 'public',
+        connector_specific_config: { base_url: 'https://docs.example.com' },
+      },
+    });
+    const connectorId = connector.data?.id ?? -1;
+    const associated = await kis.api.PUT(
+      '/manage/connector/{connector_id}/credential/{credential_id}',
+      {
+        params: { path: { connector_id: connectorId, credential_id: 0 } },
+        body: { name: 'Operated', access_type: 'public' },
+      },
+    );
+    const pairId = associated.data?.data;
+    if (typeof pairId !== 'number') throw new Error('no pair id');
+    const path = { path: { cc_pair_id: pairId } };
+    const pair = await poll(
+      async () => (await kis.api.GET('/manage/admin/cc-pair/{cc_pair_id}', { params: path })).data,
+      (p) => p?.status === 'ACTIVE',
+    );
+    expect(pair).toMatchObject({
+      last_index_attempt_status: 'success',
+      number_of_index_attempts: 1,
+    });
+    const attempts = await kis.api.GET('/manage/admin/cc-pair/{cc_pair_id}/index-attempts', {
+      params: { ...path, query: { page_num: 0, page_size: 5 } },
+    });
+    expect(attempts.data).toMatchObject({ items: [{ status: 'success' }], total_items: 1 });
+    const errors = await kis.api.GET('/manage/admin/cc-pair/{cc_pair_id}/errors', {
+      params: { ...path, query: { include_resolved: true } },
+    });
+    expect(errors.data).toEqual({ items: [], total_items: 0 });
+    const run = () =>
+      kis.api.POST('/manage/admin/connector/run-once', {
+        body: { connector_id: connectorId, from_beginning: true },
+      });
+    expect((await run()).data).toMatchObject({ success: true, data: 1 });
+    expect((await run()).data).toMatchObject({ success: true, data: 0 });
+    const pruned = await kis.api.POST('/manage/admin/cc-pair/{cc_pair_id}/prune', { params: path });
+    expect(pruned.data).toMatchObject({ success: true, data: null });
+    const again = await kis.api.POST('/manage/admin/cc-pair/{cc_pair_id}/prune', { params: path });
+    expect(again.response.status).toBe(409);
+    await poll(
+      async () =>
+        (await kis.api.GET('/manage/admin/cc-pair/{cc_pair_id}/last_pruned', { params: path }))
+          .data,
+      (time) => typeof time === 'string',
+    );
+    const listed = await kis.api.POST('/manage/admin/connector/indexing-status', {
+      body: { source: 'web', get_all_connectors: true },
+    });
+    const rows = listed.data?.flatMap((entry) => entry.indexing_statuses) ?? [];
+    expect(rows.some((row) => 'cc_pair_id' in row && row.cc_pair_id === pairId)).toBe(true);
+    const paused = await kis.api.PUT('/manage/admin/cc-pair/{cc_pair_id}/status', {
+      params: path,
+      body: { status: 'PAUSED' },
+    });
+    expect(paused.data).toEqual({ message: '200' });
+    const deletion = await kis.api.POST('/manage/admin/deletion-attempt', {
+      body: { connector_id: connectorId, credential_id: 0 },
+    });
+    expect(deletion.response.status).toBe(200);
+    await poll(
+      async () =>
+        (await kis.api.GET('/manage/admin/cc-pair/{cc_pair_id}', { params: path })).response.status,
+      (status) => status === 404,
+    );
+    const gone = await kis.api.POST('/manage/admin/deletion-attempt', {
+      body: { connector_id: connectorId, credential_id: 0 },
+    });
+    expect(gone.response.status).toBe(404);
+  });
+
+  it('unknown pairs answer as each kind of server does', async () => {
+    const path = { path: { cc_pair_id: 424243 } };
+    const attempts = await kis.api.GET('/manage/admin/cc-pair/{cc_pair_id}/index-attempts', {
+      params: path,
+    });
+    expect(attempts.response.status).toBe(profile === 'seed' ? 404 : 403);
+    const errors = await kis.api.GET('/manage/admin/cc-pair/{cc_pair_id}/errors', {
+      params: path,
+    });
+    expect(errors.response.status).toBe(profile === 'seed' ? 404 : 200);
+    const lastPruned = await kis.api.GET('/manage/admin/cc-pair/{cc_pair_id}/last_pruned', {
+      params: path,
+    });
+    expect(lastPruned.response.status).toBe(profile === 'seed' ? 404 : 403);
+  });
+
+  it('an ingested document is indexed: its chunks and tokens', async () => {
+    const { documentId: id } = await kis.ingestDocument({
+      id: `sized-${profile}`,
+      semantic_identifier: 'Sized',
+      sections: [{ text: 'one two three four' }],
+      metadata: {},
+    });
+    const size = await poll(
+      () => kis.api.GET('/document/document-size-info', { params: { query: { document_id: id } } }),
+      (r) => r.response.status === 200,
+    );
+    expect(size.data).toEqual({ num_chunks: 1, num_tokens: 4 });
+    const chunk = await kis.api.GET('/document/chunk-info', {
+      params: { query: { document_id: id, chunk_id: 0 } },
+    });
+    expect(chunk.data).toEqual({ content: 'one two three four', num_tokens: 4 });
+    const missing = await kis.api.GET('/document/chunk-info', {
+      params: { query: { document_id: id, chunk_id: 9 } },
+    });
+    expect(missing.response.status).toBe(404);
+  });
+
+  it('/me, /me/permissions and a new key without connector rights', async () => {
+    const me = await kis.api.GET('/me');
+    expect(me.data).toMatchObject(
+      profile === 'seed' ? { role: 'admin' } : { account_type: 'SERVICE_ACCOUNT' },
+    );
+    const permissions = await user.api.GET('/me/permissions');
+    expect(permissions.data).toEqual(
+      profile === 'seed'
+        ? ['basic']
+        : { permissions: ['basic'], is_manager: false, managed_group_ids: [] },
+    );
+    // a key made the default way may not operate connectors on either kind of server
+    const created = await kis.api.POST('/admin/api-key', { body: { name: 'contract' } });
+    const key = created.data?.api_key;
+    if (typeof key !== 'string') throw new Error('no key');
+    const newcomer = createKisClient({ baseUrl: inject('proxyUrl'), apiKey: key, maxRetries: 0 });
+    const refused = await newcomer.api.GET('/manage/admin/connector/status');
+    expect(refused.response.status).toBe(403);
+    expect((await newcomer.api.GET('/me')).response.status).toBe(200);
   });
 });
 

@@ -1,8 +1,9 @@
-// The read-only admin page (`GET /`): fully created connectors with their pairs and document
-// counts, credentials (names and sources only), and the most recent documents with their indexing
-// state. Self-contained HTML (no external assets); every value is escaped.
+// The read-only admin page (`GET /`): fully created connectors with their pairs (status, document
+// count, last index attempt), credentials (names and sources only), and the most recent
+// documents with their indexing state. Self-contained HTML (no external assets); every value is
+// escaped.
 import type { Profile } from '@kis/rules';
-import type { Store } from './store.js';
+import type { Store } from './store/index.js';
 
 const RECENT_DOCUMENTS = 50;
 
@@ -30,20 +31,28 @@ function table(headers: string[], rows: string[][], empty: string): string {
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
+/** How the pair's newest index attempt went, in words. */
+function lastAttempt(store: Store, pairId: number): string {
+  const newest = store.indexAttempts.summaryOfPair(pairId).newest;
+  return newest === undefined
+    ? 'no index attempt yet'
+    : `last index attempt ${escapeHtml(newest.status)}`;
+}
+
 export function adminPage(store: Store, profile: Profile): string {
-  const connectors = store.listConnectors();
-  const pairs = store.listPairs();
-  const counts = store.pairDocumentCounts();
-  const credentials = store.listCredentials();
-  const documents = store.listDocumentSummaries(RECENT_DOCUMENTS);
-  const indexing = store.indexCounts();
+  const connectors = store.connectors.list();
+  const pairs = store.pairs.list();
+  const counts = store.pairs.documentCounts();
+  const credentials = store.credentials.list();
+  const documents = store.documents.listSummaries(RECENT_DOCUMENTS);
+  const indexing = store.documents.indexCounts();
 
   const connectorRows = connectors.map((c) => {
     const own = pairs.filter((p) => p.connector_id === c.id);
     const pairText = own
       .map(
         (p) =>
-          `pair ${escapeHtml(p.id)} (credential ${escapeHtml(p.credential_id)}, ${escapeHtml(p.access_type)}${p.status === 'ACTIVE' ? '' : `, ${escapeHtml(p.status)}`}): ${escapeHtml(counts.get(p.id) ?? 0)} documents`,
+          `pair ${escapeHtml(p.id)} (credential ${escapeHtml(p.credential_id)}, ${escapeHtml(p.access_type)}${p.status === 'ACTIVE' ? '' : `, ${escapeHtml(p.status)}`}): ${escapeHtml(counts.get(p.id) ?? 0)} documents, ${lastAttempt(store, p.id)}`,
       )
       .join('<br>');
     return [

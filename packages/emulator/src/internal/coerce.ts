@@ -3,7 +3,7 @@
 // store (`"5"` → 5 for an integer, `"yes"` → true for a boolean, a Unix time → an ISO date-time),
 // before the Ajv validators judge it. Nothing here is per field: the schema decides. Model-level
 // "before" validators that a schema cannot express are passed in by JSON pointer.
-import { isDateTime } from '@kis/rules';
+import { toBoolean, toDateTime, toInteger, toNumber } from './lax-scalars.js';
 import type { SpecValidators } from './validation.js';
 
 /** A pydantic `mode="before"` validator: returns the value to validate, or throws. */
@@ -34,69 +34,6 @@ function jsonTypeMatches(value: unknown, type: string): boolean {
     default:
       return false;
   }
-}
-
-// Python's int() spelling: sign, digits with single underscores between them, an optional
-// `.000` tail (pydantic strips it), surrounding whitespace.
-const INT_TEXT = /^[+-]?\d+(?:_\d+)*(?:\.0+)?$/;
-const FLOAT_TEXT =
-  /^[+-]?(?:\d+(?:_\d+)*(?:\.(?:\d+(?:_\d+)*)?)?|\.\d+(?:_\d+)*)(?:[eE][+-]?\d+)?$/;
-const TIMESTAMP_TEXT = /^-?\d+(?:\.\d+)?$/;
-const FALSE_TEXT = new Set(['0', 'f', 'n', 'no', 'off', 'false']);
-const TRUE_TEXT = new Set(['1', 't', 'y', 'on', 'yes', 'true']);
-
-/** Seconds beyond which a Unix time is read as milliseconds (pydantic's speedate). */
-const MILLISECONDS_ABOVE = 2e10;
-const MIN_SECONDS = -62_135_596_800; // 0001-01-01T00:00:00Z
-const MAX_SECONDS = 253_402_300_799; // 9999-12-31T23:59:59Z
-
-/** An integer written as pydantic reads one from text (`" 5 "`, `"+5"`, `"5.00"`, `"1_000"`). */
-export function intFromText(value: string): number | undefined {
-  const text = value.trim();
-  return INT_TEXT.test(text) ? Number(text.replace(/_/g, '').replace(/\.0+$/, '')) : undefined;
-}
-
-function toInteger(value: unknown): unknown {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  return typeof value === 'string' ? intFromText(value) : undefined;
-}
-
-function toNumber(value: unknown): unknown {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'string') {
-    const text = value.trim();
-    if (FLOAT_TEXT.test(text)) return Number(text.replace(/_/g, ''));
-  }
-  return undefined;
-}
-
-function toBoolean(value: unknown): unknown {
-  if (value === 0 || value === 1) return value === 1;
-  if (typeof value === 'string') {
-    const lower = value.toLowerCase();
-    if (FALSE_TEXT.has(lower)) return false;
-    if (TRUE_TEXT.has(lower)) return true;
-  }
-  return undefined;
-}
-
-/** A Unix time (seconds, or milliseconds above 2e10) as an RFC 3339 UTC date-time. */
-function unixToDateTime(value: number): string | undefined {
-  if (!Number.isFinite(value)) return undefined;
-  const seconds = Math.abs(value) > MILLISECONDS_ABOVE ? value / 1000 : value;
-  if (seconds < MIN_SECONDS || seconds > MAX_SECONDS) return undefined;
-  const whole = Math.floor(seconds);
-  const micros = Math.round((seconds - whole) * 1e6);
-  const base = new Date(whole * 1000).toISOString().slice(0, 19);
-  return micros === 0 ? `${base}Z` : `${base}.${String(micros).padStart(6, '0')}Z`;
-}
-
-function toDateTime(value: unknown): unknown {
-  if (typeof value === 'number') return unixToDateTime(value);
-  if (typeof value === 'string' && !isDateTime(value) && TIMESTAMP_TEXT.test(value)) {
-    return unixToDateTime(Number(value));
-  }
-  return undefined;
 }
 
 function typesOf(schema: Schema): string[] {

@@ -3,7 +3,7 @@
 // the event loop long, and the timer is unref'd so it never keeps a process alive on its own.
 // With nothing queued it sleeps (no timer) until the store queues a document: an idle emulator
 // spends no CPU.
-import type { Store } from './store.js';
+import type { Store } from './store/index.js';
 
 export interface IndexerOptions {
   /** Milliseconds between batches. Default 5. */
@@ -49,7 +49,7 @@ export class Indexer implements IndexerControl {
       throw new RangeError('indexer batchSize must be a positive integer');
     }
     this.isPaused = options.paused ?? false;
-    store.onQueued(() => this.start());
+    store.documents.onQueued(() => this.start());
     if (!this.isPaused) this.start();
   }
 
@@ -85,8 +85,8 @@ export class Indexer implements IndexerControl {
   }
 
   runOnce(): number {
-    if (this.stopped || !this.store.db.open) return 0;
-    return this.store.indexQueued(this.batchSize);
+    if (this.stopped || !this.store.open) return 0;
+    return this.store.documents.indexQueued(this.batchSize);
   }
 
   drain(): number {
@@ -100,7 +100,7 @@ export class Indexer implements IndexerControl {
 
   async idle(options: { timeoutMs?: number } = {}): Promise<void> {
     const deadline = Date.now() + (options.timeoutMs ?? 10_000);
-    while (this.store.indexCounts().queued > 0) {
+    while (this.store.documents.indexCounts().queued > 0) {
       if (this.isPaused) throw new Error('indexer is paused: documents stay queued');
       if (Date.now() > deadline) throw new Error('timed out waiting for queued documents');
       await new Promise((resolve) => setTimeout(resolve, this.intervalMs));

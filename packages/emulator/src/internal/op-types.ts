@@ -1,7 +1,9 @@
 // The handlers' types, read from the generated `operations` of @kis/types: each handler gets the
 // parameters and body its operation declares and must answer the operation's 200 body. A spec
 // change that a handler no longer fits fails the emulator's type check.
+import type { Answer } from '@kis/rules';
 import type { components, operations } from '@kis/types';
+import type { Caller } from './access.js';
 
 export type OperationId = keyof operations;
 export type Schemas = components['schemas'];
@@ -43,11 +45,23 @@ export interface OpInput<K extends OperationId> {
   form: FormData | undefined;
   /** Raw (still percent-encoded) path parameters, as they appeared in the URL. */
   rawParams: Record<string, string>;
+  /** The key the request came with; undefined for an operation that needs none. */
+  caller: Caller | undefined;
 }
 
 export interface OpResult<K extends OperationId> {
   status: 200;
   body: Success<K>;
+}
+
+/**
+ * A success answer of the rule book (`LIFECYCLE_ANSWERS`) as the result of operation `K`. The
+ * rule book writes answers untyped; its tests check each against the spec's examples, so the body
+ * is the operation's 200 body.
+ */
+export function ruleBookResult<K extends OperationId>(answer: Answer): OpResult<K> {
+  if (answer.status !== 200) throw new Error(`not a success answer: HTTP ${answer.status}`);
+  return { status: 200, body: answer.body as Success<K> };
 }
 
 /** One handler per operation of the spec; errors are thrown (`errors.ts`). */
@@ -62,6 +76,7 @@ export type CheckedHandler = (input: {
   fields: unknown;
   form: FormData | undefined;
   rawParams: Record<string, string>;
+  caller: Caller | undefined;
 }) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
 
 /**

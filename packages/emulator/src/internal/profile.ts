@@ -5,11 +5,15 @@
 import {
   ANSWERS,
   DEFAULT_PROFILE,
+  DEPLOYED_LINES,
+  type DeployedLine,
   PROFILES,
   type Profile,
   profileAcceptsAccessType,
   profileAcceptsSource,
   pyStr,
+  type ServerKind,
+  serverKindOf,
 } from '@kis/rules';
 import type { BeforeValidator } from './coerce.js';
 import { AnswerError } from './errors.js';
@@ -78,6 +82,38 @@ export function parseProfile(value: unknown, where = 'profile'): Profile {
   throw new RangeError(
     `${where} must be one of ${PROFILES.join(', ')} (got ${JSON.stringify(value)})`,
   );
+}
+
+/** The release names `--release` takes: each deployed line, the release also without its `v`. */
+export const RELEASE_NAMES: readonly string[] = Object.freeze(
+  DEPLOYED_LINES.flatMap((line) => (line.startsWith('v') ? [line.slice(1), line] : [line])),
+);
+
+/**
+ * The deployed line named by `value` (`4.6.1` or `v4.6.1`, `main`); without one, `main` for the
+ * `deployed` profile and none for the seed's, which plays no release (an error names `where`).
+ */
+export function parseRelease(
+  value: unknown,
+  profile: Profile,
+  where = 'release',
+): DeployedLine | undefined {
+  if (value === undefined) return profile === 'deployed' ? 'main' : undefined;
+  const line = DEPLOYED_LINES.find((l) => l === value || l === `v${String(value)}`);
+  if (typeof value !== 'string' || line === undefined) {
+    throw new RangeError(
+      `${where} must be one of ${RELEASE_NAMES.filter((n) => !n.startsWith('v')).join(', ')} (got ${JSON.stringify(value)})`,
+    );
+  }
+  if (profile !== 'deployed') {
+    throw new RangeError(`${where} needs the deployed profile (the seed profile plays no release)`);
+  }
+  return line;
+}
+
+/** The kind of server the emulator plays: the seed's, or the deployed release (main by default). */
+export function serverKind(profile: Profile, release: DeployedLine | undefined): ServerKind {
+  return profile === 'deployed' && release !== undefined ? release : serverKindOf(profile);
 }
 
 /**

@@ -1,7 +1,9 @@
 // The JSON state view (`GET /_emulator/state`): what tests and external checkers compare against.
 // It never contains secrets: credentials appear with their names, sources and the keys (not the
 // values) of their JSON.
-import type { CredentialRecord, DocumentRecord, DocumentSummary, Store } from './store.js';
+import type { CredentialRecord } from './store/credentials.js';
+import type { DocumentRecord, DocumentSummary } from './store/documents.js';
+import type { Store } from './store/index.js';
 
 export interface StateViewOptions {
   /** Include connectors that are not fully created (no credential associated yet). */
@@ -41,29 +43,40 @@ function documentView(d: DocumentSummary | DocumentRecord) {
 }
 
 export function stateView(store: Store, options: StateViewOptions) {
-  const pairs = store.listPairs();
-  const counts = store.pairDocumentCounts();
+  const pairs = store.pairs.list();
+  const counts = store.pairs.documentCounts();
   const pairIdsByConnector = new Map<number, number[]>();
   for (const p of pairs) {
     const list = pairIdsByConnector.get(p.connector_id) ?? [];
     list.push(p.id);
     pairIdsByConnector.set(p.connector_id, list);
   }
-  const connectors = store.listConnectors({ all: options.allConnectors }).map((c) => ({
+  const connectors = store.connectors.list({ all: options.allConnectors }).map((c) => ({
     ...c,
     fully_created: pairIdsByConnector.has(c.id),
     cc_pair_ids: pairIdsByConnector.get(c.id) ?? [],
   }));
   const documents = options.fullDocuments
-    ? store.listDocuments(options.documentLimit)
-    : store.listDocumentSummaries(options.documentLimit);
+    ? store.documents.list(options.documentLimit)
+    : store.documents.listSummaries(options.documentLimit);
+  const attempts = (id: number) => {
+    const summary = store.indexAttempts.summaryOfPair(id);
+    return { index_attempts: summary.count, last_attempt_status: summary.newest?.status ?? null };
+  };
   return {
     connectors,
-    cc_pairs: pairs.map((p) => ({ ...p, document_count: counts.get(p.id) ?? 0 })),
-    credentials: store.listCredentials().map(credentialSummary),
-    files: store.listUserFiles(),
-    indexing: store.indexCounts(),
-    documents_total: store.indexCounts().total,
+    cc_pairs: pairs.map((p) => ({
+      ...p,
+      document_count: counts.get(p.id) ?? 0,
+      ...attempts(p.id),
+    })),
+    credentials: store.credentials.list().map(credentialSummary),
+    groups: store.groups.list(),
+    // created keys: names, roles and groups; neither the keys nor their masked forms
+    api_keys: store.apiKeys.list().map(({ display: _display, ...key }) => key),
+    files: store.files.list(),
+    indexing: store.documents.indexCounts(),
+    documents_total: store.documents.indexCounts().total,
     documents: documents.map(documentView),
   };
 }

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { isDateTime } from '@kis/rules';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
-import { intFromText } from './coerce.js';
+import { intFromText } from './lax-scalars.js';
 
 // ajv-formats is CommonJS with a `default` export; under NodeNext its default import is typed
 // as the module object.

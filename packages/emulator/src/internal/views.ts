@@ -3,15 +3,14 @@
 // `maskCredentialJson`, as deployed servers mask it.
 import { maskCredentialJson } from '@kis/rules';
 import type { Schemas } from './op-types.js';
+import { pairAccessType } from './pair-views.js';
 import type { ProfileBehaviour } from './profile.js';
-import type {
-  ConnectorRecord,
-  CredentialRecord,
-  DocumentListItem,
-  JsonObject,
-  PairRecord,
-  UserFileRecord,
-} from './store.js';
+import type { ConnectorRecord } from './store/connectors.js';
+import type { CredentialRecord } from './store/credentials.js';
+import type { DocumentListItem } from './store/documents.js';
+import type { UserFileRecord } from './store/files.js';
+import type { JsonObject } from './store/json-columns.js';
+import type { PairRecord } from './store/pairs.js';
 
 function maskedJson(c: CredentialRecord): JsonObject {
   return maskCredentialJson(c.credential_json);
@@ -119,17 +118,15 @@ export function connectorView(c: ConnectorRecord, credentialIds: number[]): Sche
   };
 }
 
-/** A pair's `access_type` as answers spell it (stored lower-case). */
-function pairAccessType(p: PairRecord): Schemas['ConnectorStatus']['access_type'] {
-  const value = p.access_type.toLowerCase();
-  return value === 'private' || value === 'sync' ? value : 'public';
-}
-
-/** One item of the list of pairs (`ConnectorStatus`), the credential's secrets masked. */
+/**
+ * One item of the list of pairs (`ConnectorStatus`), the credential's secrets masked; `groups`
+ * are the pair's group links the server shows.
+ */
 export function connectorStatusView(
   p: PairRecord,
   connector: Schemas['Connector'],
   credential: Schemas['Credential'],
+  groups: number[],
 ): Schemas['ConnectorStatus'] {
   return {
     cc_pair_id: p.id,
@@ -137,34 +134,6 @@ export function connectorStatusView(
     connector,
     credential,
     access_type: pairAccessType(p),
-    groups: p.groups,
-  };
-}
-
-/** One pair with its state (`CcPairFullInfo`), the credential's secrets masked. */
-export function ccPairView(
-  p: PairRecord,
-  connector: Schemas['Connector'],
-  credential: Schemas['Credential'],
-  documents: number,
-): Schemas['CcPairFullInfo'] {
-  return {
-    id: p.id,
-    name: p.name,
-    status: p.status,
-    num_docs_indexed: documents,
-    connector,
-    credential,
-    access_type: pairAccessType(p),
-    groups: p.groups,
-    number_of_index_attempts: 0,
-    last_index_attempt_status: null,
-    latest_deletion_attempt: null,
-    is_editable_for_current_user: true,
-    deletion_failure_message: null,
-    indexing: false,
-    in_repeated_error_state: false,
-    last_indexed: null,
-    last_pruned: null,
+    groups,
   };
 }

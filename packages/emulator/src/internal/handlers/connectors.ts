@@ -10,7 +10,7 @@ import {
 } from '@kis/rules';
 import { AnswerError, HttpError } from '../errors.js';
 import type { Handlers, Schemas } from '../op-types.js';
-import type { ConnectorWrite } from '../store.js';
+import type { ConnectorWrite } from '../store/connectors.js';
 import { connectorView } from '../views.js';
 import { canonicalAccessType, type HandlerContext } from './context.js';
 
@@ -37,10 +37,10 @@ function connectorWrite(
 
 /** `Connector`s of the store, by id, with their credential ids. */
 export function connectorOf(ctx: HandlerContext, id: number): Schemas['Connector'] | undefined {
-  const connector = ctx.store.getConnector(id);
+  const connector = ctx.store.connectors.get(id);
   return connector === undefined
     ? undefined
-    : connectorView(connector, ctx.store.credentialIdsOfConnector(id));
+    : connectorView(connector, ctx.store.pairs.credentialIdsOfConnector(id));
 }
 
 function connectorNotFound(id: number): HttpError {
@@ -61,11 +61,11 @@ function associate(
   body: AssociationBody | undefined,
 ): Schemas['StatusResponse'] {
   const { store, profile } = ctx;
-  const connector = store.getConnector(connectorId);
+  const connector = store.connectors.get(connectorId);
   if (connector === undefined) {
     throw new AnswerError(ANSWERS.associationUnknown(profile, 'connector', connectorId));
   }
-  const credential = store.getCredential(credentialId);
+  const credential = store.credentials.get(credentialId);
   if (credential === undefined) {
     throw new AnswerError(ANSWERS.associationUnknown(profile, 'credential', credentialId));
   }
@@ -84,13 +84,13 @@ function associate(
       );
     }
   }
-  if (store.findPair(connectorId, credentialId) !== undefined) {
+  if (store.pairs.find(connectorId, credentialId) !== undefined) {
     throw new AnswerError(ANSWERS.associationExists(profile, connectorId, credentialId));
   }
   const problem = ctx.checkConfig(connector.source, connector.connector_specific_config);
   const refused = problem === undefined ? undefined : ANSWERS.connectorValidation(profile, problem);
   if (refused !== undefined) throw new AnswerError(refused);
-  const pair = store.createPair({
+  const pair = store.pairs.create({
     connector_id: connectorId,
     credential_id: credentialId,
     name: body?.name ?? connector.name,
@@ -99,6 +99,7 @@ function associate(
     auto_sync_options: body?.auto_sync_options ?? null,
     processing_mode: body?.processing_mode ?? DEFAULT_PROCESSING_MODE,
   });
+  ctx.tasks.poke(); // the new pair's first index attempt
   return {
     success: true,
     message: `Credential ${credentialId} associated with connector ${connectorId}: connector/credential pair ${pair.id}`,
@@ -122,21 +123,21 @@ export function connectorHandlers(
   const { store, profile } = ctx;
   return {
     createConnector({ body }) {
-      if (store.findConnectorByNameAndSource(body.name, body.source) !== undefined) {
+      if (store.connectors.findByNameAndSource(body.name, body.source) !== undefined) {
         const refused = ANSWERS.duplicateConnector(profile, body.name, body.source);
         if (refused !== undefined) throw new AnswerError(refused);
       }
-      const connector = store.createConnector(connectorWrite(body, null));
+      const connector = store.connectors.create(connectorWrite(body, null));
       return { status: 200, body: { id: connector.id, credential: null } };
     },
 
     // Deployed servers leave out every connector of the ingestion source, the default one (0)
     // included; connectors with no pair yet are listed.
     listConnectors() {
-      const connectors = store
-        .listConnectors({ all: true })
+      const connectors = store.connectors
+        .list({ all: true })
         .filter((c) => c.source !== DEFAULT_DOCUMENT_SOURCE)
-        .map((c) => connectorView(c, store.credentialIdsOfConnector(c.id)));
+        .map((c) => connectorView(c, store.pairs.credentialIdsOfConnector(c.id)));
       return { status: 200, body: connectors };
     },
 
@@ -150,15 +151,15 @@ export function connectorHandlers(
     // connector of the (new) source has, with a `message`; a name kept as it is is not checked.
     updateConnector({ params, body }) {
       const id = params.connector_id;
-      const current = store.getConnector(id);
+      const current = store.connectors.get(id);
       if (current === undefined) throw connectorNotFound(id);
-      if (body.name !== current.name && store.connectorNameTaken(body.name, body.source, id)) {
+      if (body.name !== current.name && store.connectors.nameTaken(body.name, body.source, id)) {
         throw new AnswerError({
           status: 400,
           body: { message: 'Connector by this name already exists, duplicate naming not allowed.' },
         });
       }
-      store.updateConnector(id, connectorWrite(body, DEFAULT_PRUNE_FREQ));
+      store.connectors.update(id, connectorWrite(body, DEFAULT_PRUNE_FREQ));
       const updated = connectorOf(ctx, id);
       if (updated === undefined) throw connectorNotFound(id);
       return { status: 200, body: updated };
@@ -168,7 +169,7 @@ export function connectorHandlers(
     // pair. An unknown id is not an error.
     deleteConnector({ params }) {
       const id = params.connector_id;
-      const deleted = store.deleteConnector(id);
+      const deleted = store.connectors.delete(id);
       return {
         status: 200,
         body: {
@@ -195,14 +196,14 @@ export function connectorHandlers(
 
     dissociateCredential({ params }) {
       const { connector_id: connectorId, credential_id: credentialId } = params;
-      if (store.getConnector(connectorId) === undefined) {
+      if (store.connectors.get(connectorId) === undefined) {
         throw new HttpError(404, 'Connector does not exist');
       }
-      if (store.getCredential(credentialId) === undefined) {
+      if (store.credentials.get(credentialId) === undefined) {
         throw new HttpError(404, 'Credential does not exist or does not belong to user');
       }
-      const pair = store.findPair(connectorId, credentialId);
-      const removed = pair !== undefined && store.deletePair(pair.id);
+      const pair = store.pairs.find(connectorId, credentialId);
+      const removed = pair !== undefined && store.pairs.delete(pair.id);
       return {
         status: 200,
         body: removed

@@ -1,12 +1,14 @@
-import type { Profile } from '@kis/rules';
-import type { PairDeletions } from '../deletions.js';
+import type { Profile, ServerKind } from '@kis/rules';
 import type { ProfileBehaviour } from '../profile.js';
-import type { Store } from '../store.js';
+import type { Store } from '../store/index.js';
+import type { PairTasks } from '../tasks/pair-tasks.js';
 
 /** What every handler may use. */
 export interface HandlerContext {
   store: Store;
   profile: Profile;
+  /** The kind of server played: `seed`, or the deployed line (`main`, or release `v4.6.1`). */
+  kind: ServerKind;
   behaviour: ProfileBehaviour;
   /** Added service time per ingestion request, in milliseconds. */
   latencyMs: number;
@@ -15,8 +17,8 @@ export interface HandlerContext {
   version: string;
   /** What is wrong with a source's connector configuration, if anything (connector-configs.ts). */
   checkConfig: (source: string, config: Record<string, unknown>) => string | undefined;
-  /** The asynchronous deletions of pairs (`createDeletionAttempt`). */
-  deletions: PairDeletions;
+  /** The background work on pairs: index attempts, prunes, deletions (`poke` after a change). */
+  tasks: PairTasks;
 }
 
 /** `public`, `private`, `sync` whatever the spelling (`PUBLIC` in the seed's example). */

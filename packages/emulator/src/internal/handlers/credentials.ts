@@ -3,7 +3,7 @@
 import { ANSWERS, DEFAULT_CREDENTIAL_ID } from '@kis/rules';
 import { AnswerError, HttpError } from '../errors.js';
 import type { Handlers } from '../op-types.js';
-import type { JsonObject } from '../store.js';
+import type { JsonObject } from '../store/json-columns.js';
 import { MAX_JSON_DEPTH, tooDeepPath } from '../validation.js';
 import { credentialBaseView, credentialView } from '../views.js';
 import type { HandlerContext } from './context.js';
@@ -50,7 +50,7 @@ export function credentialHandlers(
   const deployed = profile === 'deployed';
   /** A credential of the store, or deployed servers' 401 for an id they do not know. */
   const existing = (id: number) => {
-    const credential = store.getCredential(id);
+    const credential = store.credentials.get(id);
     if (credential === undefined) throw new AnswerError(ANSWERS.credentialUnknown(id));
     return credential;
   };
@@ -64,7 +64,7 @@ export function credentialHandlers(
       const id = params.credential_id;
       const current = existing(id);
       const merged = { ...current.credential_json, ...body.credential_json };
-      const updated = store.updateCredentialData(id, body.name, merged);
+      const updated = store.credentials.updateData(id, body.name, merged);
       if (updated === undefined) throw new AnswerError(ANSWERS.credentialUnknown(id));
       return { status: 200, body: credentialView(updated, behaviour) };
     },
@@ -73,7 +73,7 @@ export function credentialHandlers(
     replaceCredentialJson({ params, body }) {
       const id = params.credential_id;
       const current = existing(id);
-      const updated = store.updateCredentialData(id, current.name, body.credential_json);
+      const updated = store.credentials.updateData(id, current.name, body.credential_json);
       if (updated === undefined) throw new AnswerError(ANSWERS.credentialUnknown(id));
       return { status: 200, body: credentialView(updated, behaviour) };
     },
@@ -82,7 +82,7 @@ export function credentialHandlers(
     // delete is an error (deployed servers raise a ValueError in both cases).
     deleteCredential({ params }) {
       const id = params.credential_id;
-      if (store.getCredential(id) === undefined) {
+      if (store.credentials.get(id) === undefined) {
         throw new AnswerError({
           status: 400,
           body: {
@@ -90,7 +90,7 @@ export function credentialHandlers(
           },
         });
       }
-      const pairs = store.pairsUsingCredential(id);
+      const pairs = store.pairs.countOfCredential(id);
       if (pairs > 0) {
         throw new AnswerError({
           status: 400,
@@ -99,7 +99,7 @@ export function credentialHandlers(
           },
         });
       }
-      store.deleteCredential(id);
+      store.credentials.delete(id);
       return {
         status: 200,
         body: { success: true, message: 'Credential deleted successfully', data: id },
@@ -109,7 +109,7 @@ export function credentialHandlers(
     listCredentials() {
       return {
         status: 200,
-        body: store.listCredentials().map((c) => credentialView(c, behaviour)),
+        body: store.credentials.list().map((c) => credentialView(c, behaviour)),
       };
     },
 
@@ -123,7 +123,7 @@ export function credentialHandlers(
           'Certificate authentication is not supported for this endpoint. Please use the /credential/private-key endpoint instead.',
         );
       }
-      const credential = store.createCredential({
+      const credential = store.credentials.create({
         name: body.name ?? null,
         source: body.source,
         credential_json: body.credential_json,
@@ -198,12 +198,12 @@ export function credentialHandlers(
       }
       if (
         credentialId === DEFAULT_CREDENTIAL_ID ||
-        store.getCredential(credentialId) === undefined
+        store.credentials.get(credentialId) === undefined
       ) {
         throw new AnswerError(ANSWERS.privateKeyUnknownCredential(profile, credentialId));
       }
       const fieldKey = fields.field_key;
-      const updated = store.updateCredentialPrivateKey(credentialId, {
+      const updated = store.credentials.updatePrivateKey(credentialId, {
         name: fields.name,
         credential_json: {
           ...credentialJson,

@@ -3,7 +3,7 @@
 // size and name, text that is not JSON ignored).
 import { HttpError } from '../errors.js';
 import type { Handlers } from '../op-types.js';
-import type { UploadWrite } from '../store.js';
+import type { UploadWrite } from '../store/files.js';
 import { projectUserFileView, seedUserFileView } from '../views.js';
 import type { HandlerContext } from './context.js';
 
@@ -85,7 +85,7 @@ export function fileHandlers(
         }
         accepted.push({ write, tempId: tempIds.get(write.name) ?? null });
       }
-      const records = store.addUserFiles(
+      const records = store.files.add(
         accepted.map((a) => a.write),
         'COMPLETED',
       );
@@ -102,7 +102,7 @@ export function fileHandlers(
       const projectId = fields.project_id ?? null;
       const tempIds = projectTempIds(fields.temp_id_map);
       const writes = await Promise.all(fileParts(form).map((p) => toUpload(p, projectId)));
-      const records = store.addUserFiles(writes, 'PROCESSING');
+      const records = store.files.add(writes, 'PROCESSING');
       return {
         status: 200,
         body: {

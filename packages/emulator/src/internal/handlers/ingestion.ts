@@ -12,7 +12,9 @@ import {
 import { AnswerError, ValidationFailure } from '../errors.js';
 import type { Handlers, Schemas } from '../op-types.js';
 import type { ProfileBehaviour } from '../profile.js';
-import type { DocumentWrite, JsonObject, Store } from '../store.js';
+import type { DocumentWrite } from '../store/document-upserts.js';
+import type { Store } from '../store/index.js';
+import type { JsonObject } from '../store/json-columns.js';
 import type { ValidationIssue } from '../validation.js';
 import { documentListView } from '../views.js';
 import type { HandlerContext } from './context.js';
@@ -78,7 +80,7 @@ function unknownImageIssues(store: Store, sections: readonly Section[]): Validat
   const issues: ValidationIssue[] = [];
   sections.forEach((section, i) => {
     const fileId = 'image_file_id' in section ? section.image_file_id : undefined;
-    if (typeof fileId === 'string' && !store.hasFile(fileId)) {
+    if (typeof fileId === 'string' && !store.files.has(fileId)) {
       issues.push({
         loc: ['body', 'document', 'sections', i, 'image_file_id'],
         msg: `Value error, no uploaded file has file_id '${fileId}'; upload the image first with POST /user/file/upload and use the file_id it returns`,
@@ -120,7 +122,7 @@ export function prepareIngestion(
     throw error;
   }
   const pairId = request.cc_pair_id || DEFAULT_CC_PAIR_ID;
-  if (store.getPair(pairId) === undefined) {
+  if (store.pairs.get(pairId) === undefined) {
     throw new AnswerError(ANSWERS.unknownPair(profile, pairId));
   }
   if (behaviour.checkImageFileIds) {
@@ -158,7 +160,7 @@ export function ingestionHandlers(
       const { doc, pairId, skipped } = prepareIngestion(ctx, body, ctx.now(), true);
       if (ctx.latencyMs > 0) await sleep(ctx.latencyMs);
       if (skipped) return { status: 200, body: { document_id: doc.id, already_existed: true } };
-      const result = await store.upsertDocumentGrouped(doc, pairId);
+      const result = await store.documents.upsertGrouped(doc, pairId);
       return {
         status: 200,
         body: { document_id: doc.id, already_existed: result.already_existed },
@@ -168,14 +170,14 @@ export function ingestionHandlers(
     listIngestedDocuments() {
       return {
         status: 200,
-        body: store.listIngestedDocuments().map((d) => documentListView(d, behaviour)),
+        body: store.documents.listIngested().map((d) => documentListView(d, behaviour)),
       };
     },
 
     deleteIngestedDocument({ params, rawParams }) {
       const decoded = params.document_id;
       let id = decoded;
-      let doc = store.getDocument(decoded);
+      let doc = store.documents.get(decoded);
       const raw = rawParams.document_id;
       if (
         doc === undefined &&
@@ -184,25 +186,25 @@ export function ingestionHandlers(
         raw !== decoded
       ) {
         // A stored id is percent-encoded; the seed profile accepts it given as-is too.
-        doc = store.getDocument(raw);
+        doc = store.documents.get(raw);
         id = raw;
       }
       if (doc === undefined) throw new AnswerError(ANSWERS.documentUnknown(profile, decoded));
       if (!doc.from_ingestion_api) {
         throw new AnswerError(ANSWERS.documentNotIngested(profile, id));
       }
-      store.deleteDocument(id);
+      store.documents.delete(id);
       return { status: 200, body: null };
     },
 
     listConnectorDocuments({ params }) {
       const pairId = params.cc_pair_id;
-      if (store.getPair(pairId) === undefined) {
+      if (store.pairs.get(pairId) === undefined) {
         throw new AnswerError(ANSWERS.pairDocumentsUnknown(profile, pairId));
       }
       return {
         status: 200,
-        body: store.listPairDocuments(pairId).map((d) => documentListView(d, behaviour)),
+        body: store.documents.listOfPair(pairId).map((d) => documentListView(d, behaviour)),
       };
     },
   };

@@ -1,93 +1,50 @@
-// Connector/credential pairs: the list of pairs with their ids, one pair with its state, renaming,
-// pausing and resuming, and the asynchronous deletion of a pair with its documents
-// (`createDeletionAttempt`, carried out by `PairDeletions`).
-import { ANSWERS } from '@kis/rules';
-import { AnswerError, HttpError } from '../errors.js';
-import type { Handlers, Schemas } from '../op-types.js';
-import type { PairRecord } from '../store.js';
-import { ccPairView, connectorStatusView, credentialView } from '../views.js';
-import { connectorOf } from './connectors.js';
+// Connector/credential pairs: the list of pairs with their ids, one pair with its state, and
+// renaming. The main line leaves its ingestion pair out of the list, and the group links that are
+// no longer current (the emulator's: links to groups that do not exist).
+import { ANSWERS, DEFAULT_CC_PAIR_ID } from '@kis/rules';
+import { AnswerError } from '../errors.js';
+import type { Handlers } from '../op-types.js';
+import type { PairRecord } from '../store/pairs.js';
+import { connectorStatusView } from '../views.js';
 import type { HandlerContext } from './context.js';
+import { knownPair, pairDetail, pairParts } from './pair-lookup.js';
 
-/** A pair's connector and credential as answers show them (the credential masked). */
-function parts(
-  ctx: HandlerContext,
-  pair: PairRecord,
-): { connector: Schemas['Connector']; credential: Schemas['Credential'] } {
-  const connector = connectorOf(ctx, pair.connector_id);
-  const credential = ctx.store.getCredential(pair.credential_id);
-  // Pairs reference their connector and credential (foreign keys): both exist.
-  if (connector === undefined || credential === undefined) {
-    throw new Error(`pair ${pair.id} names a connector or credential the store does not have`);
-  }
-  return { connector, credential: credentialView(credential, ctx.behaviour) };
+/** The pair's group links `listConnectorStatus` shows on this kind of server. */
+function shownGroups(ctx: HandlerContext, pair: PairRecord, current: Set<number>): number[] {
+  return ctx.kind === 'main' ? pair.groups.filter((id) => current.has(id)) : pair.groups;
 }
 
 export function pairHandlers(
   ctx: HandlerContext,
-): Pick<
-  Handlers,
-  'listConnectorStatus' | 'getCcPair' | 'renameCcPair' | 'setCcPairStatus' | 'createDeletionAttempt'
-> {
-  const { store, profile, deletions } = ctx;
+): Pick<Handlers, 'listConnectorStatus' | 'getCcPair' | 'renameCcPair'> {
+  const { store, profile } = ctx;
   return {
-    // Every pair, the default ingestion pair included (clients skip source `ingestion_api`).
     listConnectorStatus() {
-      const body = store.listPairs().map((pair) => {
-        const { connector, credential } = parts(ctx, pair);
-        return connectorStatusView(pair, connector, credential);
-      });
+      const current = new Set(store.groups.list().map((g) => g.id));
+      const body = store.pairs
+        .list()
+        .filter((pair) => ctx.kind !== 'main' || pair.id !== DEFAULT_CC_PAIR_ID)
+        .map((pair) => {
+          const { connector, credential } = pairParts(ctx, pair);
+          return connectorStatusView(pair, connector, credential, shownGroups(ctx, pair, current));
+        });
       return { status: 200, body };
     },
 
-    getCcPair({ params }) {
-      const pair = store.getPair(params.cc_pair_id);
-      if (pair === undefined) {
-        throw new HttpError(404, 'CC Pair not found for current user permissions');
-      }
-      const { connector, credential } = parts(ctx, pair);
-      return {
-        status: 200,
-        body: ccPairView(pair, connector, credential, store.pairDocumentCount(pair.id)),
-      };
+    getCcPair({ params, caller }) {
+      const pair = knownPair(ctx, 'getCcPair', params.cc_pair_id);
+      return { status: 200, body: pairDetail(ctx, pair, caller) };
     },
 
     renameCcPair({ params }) {
       const id = params.cc_pair_id;
-      if (!store.renamePair(id, params.new_name)) {
+      if (!store.pairs.rename(id, params.new_name)) {
         throw new AnswerError(ANSWERS.pairUnknownForUpdate(profile, id, 'name'));
       }
       return {
         status: 200,
         body: { success: true, message: 'Name updated successfully', data: id },
       };
-    },
-
-    // Deployed servers take any state; DELETING is picked up by their deletion task as if a
-    // deletion attempt had been made, so it starts the deletion here too.
-    setCcPairStatus({ params, body }) {
-      const id = params.cc_pair_id;
-      const pair = store.getPair(id);
-      if (pair === undefined) {
-        throw new AnswerError(ANSWERS.pairUnknownForUpdate(profile, id, 'status'));
-      }
-      if (body.status === 'DELETING') deletions.start(id);
-      else if (pair.status !== 'DELETING') store.setPairStatus(id, body.status);
-      return { status: 200, body: { message: '200' } };
-    },
-
-    // 200 null at once, again while the deletion runs; 404 once the pair is gone.
-    createDeletionAttempt({ body }) {
-      const { connector_id: connectorId, credential_id: credentialId } = body;
-      const pair = store.findPair(connectorId, credentialId);
-      if (pair === undefined) {
-        throw new HttpError(
-          404,
-          `Connector with ID '${connectorId}' and credential ID '${credentialId}' does not exist. Has it already been deleted?`,
-        );
-      }
-      deletions.start(pair.id);
-      return { status: 200, body: null };
     },
   };
 }

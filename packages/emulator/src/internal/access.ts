@@ -1,0 +1,87 @@
+// Who may call an operation, per kind of server (`@kis/rules`): the seed checks the least role
+// of the spec's `x-kis-role`; the main line a permission token per operation, which a key holds
+// through its groups (`mainLineDenial`); release 4.6.1 the key's role (`releaseDenial`). The
+// answers of every refusal are the rule book's.
+import {
+  ANSWERS,
+  type Answer,
+  accessFor,
+  groupKeyPermissions,
+  LIFECYCLE_ANSWERS,
+  mainLineDenial,
+  type Profile,
+  releaseDenial,
+  roleAllows,
+  roleKeyPermissions,
+  type ServerKind,
+} from '@kis/rules';
+import { type KeyIdentity, type KeyRing, seedRoleOf } from './auth.js';
+import type { Route } from './routes.js';
+import type { Store } from './store/index.js';
+
+/** The key a request came with, and the permission tokens it holds on this kind of server. */
+export interface Caller {
+  identity: KeyIdentity;
+  permissions: readonly string[];
+}
+
+/** A request let through (`caller` undefined for an operation that needs no key), or refused. */
+export type Admission = { caller: Caller | undefined } | { refused: Answer };
+
+export class AccessGate {
+  constructor(
+    private readonly keys: KeyRing,
+    private readonly store: Store,
+    private readonly profile: Profile,
+    readonly kind: ServerKind,
+  ) {}
+
+  /** Stops the start-up when an operation the emulator serves has no access rule. */
+  checkRules(operationIds: readonly string[]): void {
+    if (this.kind === 'seed') return;
+    const missing = operationIds.filter((id) => accessFor(id) === undefined);
+    if (missing.length > 0) {
+      throw new Error(
+        `the rule book has no access rule (OPERATION_ACCESS) for the spec operation(s) ${missing.join(', ')}`,
+      );
+    }
+  }
+
+  /** The permission tokens `identity` holds on this kind of server. */
+  permissionsOf(identity: KeyIdentity): readonly string[] {
+    if (this.kind !== 'main') return roleKeyPermissions(identity.role);
+    const groups = this.store.groups.byIds(identity.groupIds);
+    return groupKeyPermissions(groups.map((g) => g.grants));
+  }
+
+  admit(route: Route, authorization: string | undefined): Admission {
+    if (route.role === undefined) return { caller: undefined };
+    const operationId = route.op.operationId;
+    const identity = this.keys.identify(authorization);
+    if (identity === undefined) return { refused: this.unauthenticated(operationId) };
+    const caller = { identity, permissions: this.permissionsOf(identity) };
+    const refused = this.denial(operationId, route.role, caller);
+    return refused === undefined ? { caller } : { refused };
+  }
+
+  /** A missing or unknown key: `/me` (any valid key passes it) answers it its own way. */
+  private unauthenticated(operationId: string): Answer {
+    const anyKey = accessFor(operationId)?.main.kind === 'key';
+    return anyKey && this.kind !== 'seed'
+      ? LIFECYCLE_ANSWERS.meUnauthorized()
+      : ANSWERS.notAuthenticated(this.profile);
+  }
+
+  private denial(
+    operationId: string,
+    leastRole: NonNullable<Route['role']>,
+    caller: Caller,
+  ): Answer | undefined {
+    if (this.kind === 'main') return mainLineDenial(operationId, caller.permissions);
+    if (this.kind === 'v4.6.1') return releaseDenial(operationId, caller.identity.role);
+    const role = seedRoleOf(caller.identity);
+    return role !== undefined && roleAllows(role, leastRole)
+      ? undefined
+      : ANSWERS.missingRole(this.profile, leastRole);
+  }
+}
