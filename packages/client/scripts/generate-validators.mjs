@@ -143,8 +143,16 @@ function compile(bundle, validators, { allErrors }) {
     if (!imports.includes(inline)) imports.push(inline);
     return `{ default: ${inline.match(/function (\w+)/)[1]} }`;
   });
-  return { imports, code: code.replace(/^"use strict";/, '') };
+  // typed exports, so the published declarations name a validator's type, not Ajv's code
+  code = code.replace(/export const (\w+) = (validate\d+);/g, 'export const $1: Validator = $2;');
+  return { imports: [VALIDATOR_TYPE, ...imports], code: code.replace(/^"use strict";/, '') };
 }
+
+/** The type of an exported validator: Ajv's calling convention, its errors on `errors`. */
+const VALIDATOR_TYPE = [
+  'interface ValidatorError { instancePath: string; schemaPath: string; keyword: string; params: Record<string, unknown>; message?: string }',
+  'type Validator = ((data: unknown) => boolean) & { errors?: ValidatorError[] | null };',
+].join('\n');
 
 function header(bundle, what) {
   const version = bundle?.info?.version ?? 'unknown';

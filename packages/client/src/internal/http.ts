@@ -22,7 +22,8 @@ export interface SendInit {
 export interface Received {
   status: number;
   statusText: string;
-  headers: HeadersInit;
+  /** Name and value pairs (a repeated header once per value), or a `Headers`. */
+  headers: Headers | [string, string][];
   /** The body's bytes; null for an answer without a body. */
   body: Uint8Array<ArrayBuffer> | null;
 }

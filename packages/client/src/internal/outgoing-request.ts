@@ -8,11 +8,11 @@
 
 export class OutgoingRequest extends Request {
   /** The body as the caller gave it (a JSON string from openapi-fetch, a form, bytes…). */
-  readonly sentBody: BodyInit | null;
+  readonly sentBody: NonNullable<RequestInit['body']> | null;
   /** The caller's signal, if any (the request's own `signal` is not tied to it). */
   readonly givenSignal: AbortSignal | null;
 
-  constructor(input: RequestInfo | URL, init: RequestInit = {}) {
+  constructor(input: ConstructorParameters<typeof Request>[0], init: RequestInit = {}) {
     const { body = null, signal = null, ...rest } = init;
     super(input, rest);
     this.sentBody = body;

@@ -40,7 +40,7 @@ const isRetryableStatus = (status: number): boolean =>
 const OWN_HEADERS = ['content-length', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade'];
 
 /** A body as given to the client's own requests: anything but a stream, which cannot be sent twice. */
-function sentBodyOf(body: BodyInit | null): SentBody | null {
+function sentBodyOf(body: OutgoingRequest['sentBody']): SentBody | null {
   if (body === null || typeof body === 'string' || body instanceof Blob) return body;
   if (body instanceof FormData || body instanceof URLSearchParams) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
