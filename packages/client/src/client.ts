@@ -19,7 +19,9 @@ import { OutgoingRequest } from './internal/outgoing-request.js';
 import { createRedactor } from './internal/redact.js';
 import { connectorsResource } from './internal/resources/connectors.js';
 import { credentialsResource } from './internal/resources/credentials.js';
+import { documentsResource } from './internal/resources/documents.js';
 import { filesResource } from './internal/resources/files.js';
+import { apiKeysResource, identityResource } from './internal/resources/identity.js';
 import { ingest, ingestionResource } from './internal/resources/ingestion.js';
 import { pairsResource } from './internal/resources/pairs.js';
 import { serverVersion } from './internal/resources/version.js';
@@ -112,6 +114,9 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
     pairs: pairsResource(ctx),
     files,
     ingestion,
+    documents: documentsResource(ctx),
+    identity: identityResource(ctx),
+    apiKeys: apiKeysResource(ctx),
     version: (opts) => serverVersion(ctx, opts),
     doctor: (opts) => runDoctor(ctx, { credentials, ingestion }, opts),
     setupConnector: (input, opts) =>

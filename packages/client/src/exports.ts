@@ -65,11 +65,14 @@ export {
 } from './journal.js';
 export type {
   AssociationResult,
+  ErrorListOptions,
   IngestDocumentOptions,
   IngestDocumentResult,
   KisClient,
   KisClientOptions,
+  PageOptions,
   PrivateKeyUpdate,
+  RunOptions,
   ServerVersion,
   SetupConnectorInput,
   SetupConnectorResult,

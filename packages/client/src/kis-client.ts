@@ -6,10 +6,18 @@ import type { Client } from 'openapi-fetch';
 import type { DoctorOptions, DoctorReport } from './doctor.js';
 import type { IngestInput, IngestManyOptions, IngestRun } from './ingest.js';
 import type { BackoffOptions } from './internal/backoff.js';
+import type {
+  ErrorListOptions,
+  PageOptions,
+  RunOptions,
+} from './internal/resources/pair-lifecycle.js';
 import type { Logger, LogLevel } from './logging.js';
 import type { RequestOptions } from './request-options.js';
 import type {
+  ApiKey,
+  ApiKeyCreateRequest,
   CcPairFullInfo,
+  ChunkInfo,
   Connector,
   ConnectorCreateInput,
   ConnectorCredentialPairMetadata,
@@ -18,20 +26,27 @@ import type {
   CredentialBase,
   CredentialCreateInput,
   CredentialDataUpdateRequest,
+  DocumentSizeInfo,
+  IndexAttempt,
+  IndexingError,
+  IndexingStatusRequest,
   IngestedDocumentSummary,
   IngestionDocumentInput,
   IngestionRequestInput,
   IngestionResult,
   KnownOrNewSource,
   ObjectCreationIdResponse,
+  PermissionsSummary,
   paths,
+  SourceIndexingStatuses,
   StatusResponse,
   UserFile,
   UserFileUploadResponse,
+  UserInfo,
 } from './types.js';
 import type { UploadFile } from './upload-file.js';
 
-export type { UploadFile };
+export type { ErrorListOptions, PageOptions, RunOptions, UploadFile };
 
 export interface KisClientOptions {
   /** API root including the `/api` prefix, e.g. `https://kis.example.com/api`. */
@@ -187,6 +202,12 @@ export interface KisClient {
      * leaving their documents in the index (`pairs.requestDeletion` cleans the index).
      */
     delete(connectorId: number, options?: RequestOptions): Promise<StatusResponse>;
+    /**
+     * POST /manage/admin/connector/run-once: the connector's pairs (or those of `credentialIds`)
+     * index now, re-reading the whole source with `fromBeginning`. `data` is the number of
+     * attempts triggered: a pair that already has one running or waiting is skipped (0).
+     */
+    runOnce(connectorId: number, options?: RunOptions): Promise<StatusResponse>;
   };
   readonly pairs: {
     /** GET /manage/admin/connector/status: every pair with its connector and credential. */
@@ -215,6 +236,57 @@ export interface KisClient {
       ccPairId: number,
       options?: RequestOptions & { waitMs?: number | undefined },
     ): Promise<void>;
+    /** PUT …/status PAUSED: no attempt runs (one running is canceled) until `resume`. */
+    pause(ccPairId: number, options?: RequestOptions): Promise<void>;
+    /** PUT …/status ACTIVE. */
+    resume(ccPairId: number, options?: RequestOptions): Promise<void>;
+    /**
+     * Runs this pair's connector once for this pair's credential (`connectors.runOnce`); `data`
+     * is 0 when an attempt was already running or waiting.
+     */
+    run(
+      ccPairId: number,
+      options?: RequestOptions & { fromBeginning?: boolean | undefined },
+    ): Promise<StatusResponse>;
+    /**
+     * Starts the pair's deletion (`requestDeletion` with its connector and credential): its status
+     * becomes `DELETING`; `waitUntilGone` follows it to the end.
+     */
+    delete(ccPairId: number, options?: RequestOptions): Promise<void>;
+    /** GET …/index-attempts: every index attempt, newest first, read a page at a time. */
+    attempts(ccPairId: number, options?: PageOptions): AsyncIterable<IndexAttempt>;
+    /** GET …/errors: the pair's indexing errors, newest first, read a page at a time. */
+    errors(ccPairId: number, options?: ErrorListOptions): AsyncIterable<IndexingError>;
+    /** POST …/prune: the server removes documents no longer in the source (in the background). */
+    prune(ccPairId: number, options?: RequestOptions): Promise<StatusResponse>;
+    /** GET …/last_pruned: when a prune of the pair last finished, or null. */
+    lastPruned(ccPairId: number, options?: RequestOptions): Promise<string | null>;
+    /** POST /manage/admin/connector/indexing-status: pairs by source, with their indexing state. */
+    indexingStatus(
+      filters?: IndexingStatusRequest,
+      options?: RequestOptions,
+    ): Promise<SourceIndexingStatuses[]>;
+  };
+  /** Whether a document is in the index (deployed servers). */
+  readonly documents: {
+    /** GET /document/document-size-info: its chunks and tokens (`NotFoundError` until indexed). */
+    sizeInfo(documentId: string, options?: RequestOptions): Promise<DocumentSizeInfo>;
+    /** GET /document/chunk-info: one chunk's text and tokens. */
+    chunkInfo(documentId: string, chunkId: number, options?: RequestOptions): Promise<ChunkInfo>;
+  };
+  /** Who the API key is. */
+  readonly identity: {
+    /** GET /me: a role (release 4.6.1), or an account type and effective permissions (main line). */
+    me(options?: RequestOptions): Promise<UserInfo>;
+    /** GET /me/permissions, in the main line's shape (release 4.6.1's bare list is wrapped). */
+    permissions(options?: RequestOptions): Promise<PermissionsSummary>;
+  };
+  readonly apiKeys: {
+    /**
+     * POST /admin/api-key: `{ name, role }` on release 4.6.1, `{ name, group_ids }` on the main
+     * line. The new key is in `api_key` of the answer only. Not retried once it may exist.
+     */
+    create(body: ApiKeyCreateRequest, options?: RequestOptions): Promise<ApiKey>;
   };
   readonly credentials: {
     /** GET /manage/admin/credential. */

@@ -24,6 +24,7 @@ import { assertConnectorConfig } from '../config-check.js';
 import { sentAsGiven } from '../new-source.js';
 import { checkInt } from '../options.js';
 import { onServedRoute } from '../route-variants.js';
+import { runConnectorOnce } from './pair-lifecycle.js';
 
 const [DEPLOYED_PATH, SEED_PATH] = ROUTE_VARIANTS.associate;
 
@@ -204,5 +205,6 @@ export function connectorsResource(ctx: CallContext): KisClient['connectors'] {
     get: async (connectorId, opts) => getConnector(ctx, connectorId, opts),
     update: async (connectorId, body, opts) => updateConnector(ctx, connectorId, body, opts),
     delete: async (connectorId, opts) => deleteConnector(ctx, connectorId, opts),
+    runOnce: async (connectorId, opts) => runConnectorOnce(ctx, connectorId, opts),
   };
 }

@@ -8,6 +8,14 @@ import type { RequestOptions } from '../../request-options.js';
 import type { CcPairFullInfo, CcPairStatus, ConnectorStatus } from '../../types.js';
 import type { CallContext } from '../call.js';
 import { checkInt } from '../options.js';
+import {
+  attempts,
+  errors,
+  indexingStatus,
+  lastPruned,
+  prune,
+  runConnectorOnce,
+} from './pair-lifecycle.js';
 
 const id = (name: string, value: number) => checkInt(name, value);
 
@@ -126,5 +134,25 @@ export function pairsResource(ctx: CallContext): KisClient['pairs'] {
     requestDeletion: async (connectorId, credentialId, opts) =>
       requestPairDeletion(ctx, connectorId, credentialId, opts),
     waitUntilGone: async (ccPairId, opts) => waitUntilPairGone(ctx, ccPairId, opts),
+    pause: async (ccPairId, opts) => setPairStatus(ctx, ccPairId, 'PAUSED', opts),
+    resume: async (ccPairId, opts) => setPairStatus(ctx, ccPairId, 'ACTIVE', opts),
+    async run(ccPairId, opts = {}) {
+      const { fromBeginning, ...request } = opts;
+      const pair = await getPair(ctx, ccPairId, request);
+      return runConnectorOnce(ctx, pair.connector.id, {
+        ...request,
+        fromBeginning,
+        credentialIds: [pair.credential.id],
+      });
+    },
+    async delete(ccPairId, opts) {
+      const pair = await getPair(ctx, ccPairId, opts);
+      await requestPairDeletion(ctx, pair.connector.id, pair.credential.id, opts);
+    },
+    attempts: (ccPairId, opts) => attempts(ctx, ccPairId, opts),
+    errors: (ccPairId, opts) => errors(ctx, ccPairId, opts),
+    prune: async (ccPairId, opts) => prune(ctx, ccPairId, opts),
+    lastPruned: async (ccPairId, opts) => lastPruned(ctx, ccPairId, opts),
+    indexingStatus: async (filters, opts) => indexingStatus(ctx, filters, opts),
   };
 }

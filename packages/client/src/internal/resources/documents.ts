@@ -1,0 +1,59 @@
+/**
+ * `kis.documents`: whether a document is in the index, read from the vector index by its stored
+ * id (deployed servers; 404 until the document's chunks are written).
+ */
+import type { KisClient } from '../../kis-client.js';
+import type { RequestOptions } from '../../request-options.js';
+import type { ChunkInfo, DocumentSizeInfo } from '../../types.js';
+import type { CallContext } from '../call.js';
+import { checkInt } from '../options.js';
+
+function checkId(documentId: unknown): string {
+  if (typeof documentId !== 'string' || documentId === '') {
+    throw new TypeError('documentId must be a non-empty string (the id the server stores)');
+  }
+  return documentId;
+}
+
+function sizeInfo(
+  ctx: CallContext,
+  documentId: string,
+  opts?: RequestOptions,
+): Promise<DocumentSizeInfo> {
+  const path = '/document/document-size-info';
+  return ctx.unwrap(
+    ctx.api.GET(path, {
+      params: { query: { document_id: checkId(documentId) } },
+      fetch: ctx.via({ ...opts }),
+    }),
+    'GET',
+    `${path}?document_id=${encodeURIComponent(documentId)}`,
+  );
+}
+
+function chunkInfo(
+  ctx: CallContext,
+  documentId: string,
+  chunkId: number,
+  opts?: RequestOptions,
+): Promise<ChunkInfo> {
+  const path = '/document/chunk-info';
+  return ctx.unwrap(
+    ctx.api.GET(path, {
+      params: {
+        query: { document_id: checkId(documentId), chunk_id: checkInt('chunkId', chunkId) },
+      },
+      fetch: ctx.via({ ...opts }),
+    }),
+    'GET',
+    `${path}?document_id=${encodeURIComponent(documentId)}&chunk_id=${chunkId}`,
+  );
+}
+
+/** `kis.documents`. */
+export function documentsResource(ctx: CallContext): KisClient['documents'] {
+  return {
+    sizeInfo: async (documentId, opts) => sizeInfo(ctx, documentId, opts),
+    chunkInfo: async (documentId, chunkId, opts) => chunkInfo(ctx, documentId, chunkId, opts),
+  };
+}

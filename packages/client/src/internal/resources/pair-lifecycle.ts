@@ -1,0 +1,147 @@
+/**
+ * What happens to a pair after it is created (deployed servers; `docs/deployed-servers.md`,
+ * "Operating connectors"): its index attempts and errors (paged listings read as async
+ * iterators), running its connector once, pruning, and the indexing-status listing.
+ */
+import type { RequestOptions } from '../../request-options.js';
+import type {
+  IndexAttempt,
+  IndexingError,
+  IndexingStatusRequest,
+  SourceIndexingStatuses,
+  StatusResponse,
+} from '../../types.js';
+import type { CallContext } from '../call.js';
+import { checkInt } from '../options.js';
+import { eachItem } from '../paging.js';
+
+/** Options of a paged listing. */
+export interface PageOptions extends RequestOptions {
+  /** Items asked for per request (the server's limit: 1000 for attempts, 100 for errors). */
+  pageSize?: number | undefined;
+}
+
+export interface ErrorListOptions extends PageOptions {
+  /** Also list errors a later attempt resolved. Default false. */
+  includeResolved?: boolean | undefined;
+}
+
+export interface RunOptions extends RequestOptions {
+  /** Re-read the whole source instead of what changed since the last run. Default false. */
+  fromBeginning?: boolean | undefined;
+  /** Only these credentials' pairs of the connector (default: every pair of it). */
+  credentialIds?: readonly number[] | undefined;
+}
+
+const pathOf = (ccPairId: number) => ({
+  path: { cc_pair_id: checkInt('ccPairId', ccPairId) },
+});
+
+/** GET …/index-attempts, page after page, newest first. */
+export function attempts(
+  ctx: CallContext,
+  ccPairId: number,
+  opts: PageOptions = {},
+): AsyncIterable<IndexAttempt> {
+  const { pageSize = 100, ...request } = opts;
+  const route = '/manage/admin/cc-pair/{cc_pair_id}/index-attempts';
+  return eachItem((pageNum) =>
+    ctx.unwrap(
+      ctx.api.GET(route, {
+        params: { ...pathOf(ccPairId), query: { page_num: pageNum, page_size: pageSize } },
+        fetch: ctx.via({ ...request }),
+      }),
+      'GET',
+      `/manage/admin/cc-pair/${ccPairId}/index-attempts`,
+    ),
+  );
+}
+
+/** GET …/errors, page after page, newest first. */
+export function errors(
+  ctx: CallContext,
+  ccPairId: number,
+  opts: ErrorListOptions = {},
+): AsyncIterable<IndexingError> {
+  const { pageSize = 100, includeResolved = false, ...request } = opts;
+  const route = '/manage/admin/cc-pair/{cc_pair_id}/errors';
+  return eachItem((pageNum) =>
+    ctx.unwrap(
+      ctx.api.GET(route, {
+        params: {
+          ...pathOf(ccPairId),
+          query: { page_num: pageNum, page_size: pageSize, include_resolved: includeResolved },
+        },
+        fetch: ctx.via({ ...request }),
+      }),
+      'GET',
+      `/manage/admin/cc-pair/${ccPairId}/errors`,
+    ),
+  );
+}
+
+/**
+ * POST /manage/admin/connector/run-once: the connector's pairs (or those of `credentialIds`)
+ * index now. `data` is how many attempts were triggered: a pair already running is skipped.
+ */
+export function runConnectorOnce(
+  ctx: CallContext,
+  connectorId: number,
+  opts: RunOptions = {},
+): Promise<StatusResponse> {
+  const { fromBeginning = false, credentialIds, ...request } = opts;
+  const path = '/manage/admin/connector/run-once';
+  const body = {
+    connector_id: checkInt('connectorId', connectorId),
+    credential_ids: credentialIds === undefined ? null : [...credentialIds],
+    from_beginning: fromBeginning,
+  };
+  return ctx.unwrap(ctx.api.POST(path, { body, fetch: ctx.via({ ...request }) }), 'POST', path);
+}
+
+/** POST …/prune: the server lists the source and removes documents no longer there. */
+export function prune(
+  ctx: CallContext,
+  ccPairId: number,
+  opts?: RequestOptions,
+): Promise<StatusResponse> {
+  return ctx.unwrap(
+    ctx.api.POST('/manage/admin/cc-pair/{cc_pair_id}/prune', {
+      params: pathOf(ccPairId),
+      fetch: ctx.via({ ...opts }),
+    }),
+    'POST',
+    `/manage/admin/cc-pair/${ccPairId}/prune`,
+  );
+}
+
+/** GET …/last_pruned: when a prune last finished, or null. */
+export async function lastPruned(
+  ctx: CallContext,
+  ccPairId: number,
+  opts?: RequestOptions,
+): Promise<string | null> {
+  const answer = await ctx.unwrap(
+    ctx.api.GET('/manage/admin/cc-pair/{cc_pair_id}/last_pruned', {
+      params: pathOf(ccPairId),
+      fetch: ctx.via({ ...opts }),
+    }),
+    'GET',
+    `/manage/admin/cc-pair/${ccPairId}/last_pruned`,
+  );
+  return answer ?? null;
+}
+
+/** POST /manage/admin/connector/indexing-status: pairs by source, filtered and paged. */
+export function indexingStatus(
+  ctx: CallContext,
+  filters: IndexingStatusRequest = {},
+  opts?: RequestOptions,
+): Promise<SourceIndexingStatuses[]> {
+  const path = '/manage/admin/connector/indexing-status';
+  return ctx.unwrap(
+    ctx.api.POST(path, { body: filters, fetch: ctx.via({ ...opts }) }),
+    'POST',
+    path,
+  );
+}
