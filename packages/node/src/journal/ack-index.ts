@@ -31,6 +31,11 @@ export class AckIndex {
     return this.#size;
   }
 
+  /** Bytes the table holds. */
+  get bytes(): number {
+    return this.#table.byteLength;
+  }
+
   /** Records `id`'s latest acknowledgement (replacing an earlier one). */
   set(id: string, contentHash: string, fingerprint: string | undefined): void {
     if ((this.#size + 1) / this.#capacity > MAX_LOAD) this.#grow();

@@ -101,6 +101,11 @@ export class FileJournal implements IngestJournal {
     return this.acked.size;
   }
 
+  /** Bytes its acknowledgements take in memory (about 25 a document). */
+  get memoryBytes(): number {
+    return this.acked.bytes;
+  }
+
   has(id: string, hash: string): boolean {
     return this.acked.has(id, hash);
   }

@@ -1,15 +1,21 @@
 /**
- * A folder as a source of documents for `ingestMany` and `kis.sync`: files walked lazily and in
- * a stable order, each an item whose id (its path under `baseDir`) is known before it is read.
+ * A folder as a source of documents for `ingestMany` and `sync`: files walked lazily and in a
+ * stable order, each an item whose id is known before it is read. By default a folder's files
+ * are identified as `<folder name>/<path inside>` and a file given alone by its name, the same
+ * wherever the program runs (README of @kis/node, "Document ids"); `baseDir` identifies them by
+ * their path relative to that directory instead.
  */
 import { statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { normalizeDocumentId } from '@kis/rules';
 import { failing, fileEntry, type ItemOptions, type SourceItem } from './items.js';
-import { fileKey, walkFiles } from './walk.js';
+import { fileKey, idBase, walkFiles } from './walk.js';
 
 export interface FolderSourceOptions extends ItemOptions {
-  /** Document ids are file paths relative to this directory (default: the current directory). */
+  /**
+   * Document ids are file paths relative to this directory. Default: none, each folder's files
+   * are `<folder name>/<path inside>` (a file given alone: its name), wherever the program runs.
+   */
   baseDir?: string | undefined;
   /** Globs a file must match one of (a glob without `/` matches the file name at any depth). */
   include?: readonly string[] | undefined;
@@ -25,8 +31,8 @@ export interface FolderSourceOptions extends ItemOptions {
  * item (see `walkFiles`).
  */
 export interface FolderSource extends Iterable<SourceItem> {
-  /** The directory ids are relative to (absolute). */
-  readonly baseDir: string;
+  /** The directory ids are relative to (absolute), when one was given. */
+  readonly baseDir: string | undefined;
   /**
    * Whether a stored document id belongs to this source: under one of its directories, or one of
    * its files (`kis.sync`'s `owns`). Give `idPrefix` to own a namespace instead.
@@ -42,8 +48,9 @@ export function folderSource(
   paths: readonly string[],
   options: FolderSourceOptions = {},
 ): FolderSource {
-  const baseDir = resolve(options.baseDir ?? '.');
-  const roots = paths.map((p) => resolve(baseDir, p));
+  const baseDir = options.baseDir === undefined ? undefined : resolve(options.baseDir);
+  const roots = paths.map((p) => resolve(baseDir ?? '.', p));
+  if (baseDir === undefined) refuseSameNames(roots);
   const filter = { include: options.include ?? [], exclude: options.exclude ?? [] };
   const walk = () => walkFiles(roots, { baseDir, filter });
   const ownership = ownershipOf(roots, baseDir, options.idPrefix);
@@ -70,10 +77,28 @@ export function folderSource(
   };
 }
 
+/**
+ * Without a base directory two paths with the same name (`a/docs` and `b/docs`) would give their
+ * files the same ids: refused, naming both.
+ */
+function refuseSameNames(roots: readonly string[]): void {
+  const byName = new Map<string, string>();
+  for (const root of roots) {
+    const name = fileKey(idBase(root), root);
+    const other = byName.get(name);
+    if (other !== undefined && other !== root) {
+      throw new TypeError(
+        `"${other}" and "${root}" would give their files the same document ids (both are named "${name}"): ingest them one at a time, or give a base directory their ids are relative to`,
+      );
+    }
+    byName.set(name, root);
+  }
+}
+
 /** The ids a folder source owns: its namespace if it has one, else its directories and files. */
 function ownershipOf(
   roots: readonly string[],
-  baseDir: string,
+  given: string | undefined,
   idPrefix: string | undefined,
 ): { owns: (id: string) => boolean; everything: boolean } {
   if (idPrefix !== undefined) {
@@ -84,6 +109,7 @@ function ownershipOf(
   const exact = new Set<string>();
   let everything = false;
   for (const root of roots) {
+    const baseDir = given ?? idBase(root);
     const key = fileKey(baseDir, root);
     if (isDirectory(root)) {
       // a directory holding the base directory gets an absolute key, owning none of its ids

@@ -1,6 +1,6 @@
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fsReason } from './fs-reason.js';
 
 /** A file found on disk, to become one document. */
@@ -69,6 +69,15 @@ export function fileKey(baseDir: string, absPath: string): string {
   return toPosix(rel);
 }
 
+/**
+ * The directory a path's ids are relative to when no base directory is given: its parent, so a
+ * folder's files are `<folder name>/<path inside>` and a file is its name, wherever the command
+ * runs (the file-system root, which has no name, is its own base).
+ */
+export function idBase(absPath: string): string {
+  return dirname(absPath);
+}
+
 /** Whether a path `relative` gave leads out of its base directory. */
 function isOutside(rel: string): boolean {
   return rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel);
@@ -92,11 +101,13 @@ function isInside(dir: string, path: string): boolean {
  */
 export function* walkFiles(
   roots: readonly string[],
-  options: { baseDir: string; filter: FileFilter },
+  options: { baseDir?: string | undefined; filter: FileFilter },
 ): Generator<WalkEvent> {
   const accept = createFilter(options.filter);
   const filtered = options.filter.include.length > 0 || options.filter.exclude.length > 0;
-  const baseDir = resolve(options.baseDir);
+  const given = options.baseDir === undefined ? undefined : resolve(options.baseDir);
+  /** Keys are relative to `baseDir`: the one given, else each root's parent (idBase). */
+  let baseDir = given ?? '';
   const walkedDirs: string[] = [];
   const explicitFiles = new Set<string>();
   // A path was covered by an earlier walk when it lies in a walked directory and no part of it
@@ -158,6 +169,7 @@ export function* walkFiles(
 
   for (const root of roots) {
     const abs = resolve(root);
+    baseDir = given ?? idBase(abs);
     let info: Stats;
     try {
       info = statSync(abs);
