@@ -8,13 +8,14 @@ import {
   roleAllows,
   SOURCES_WITHOUT_CREDENTIAL,
 } from '@kis/rules';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
+import { collect, intArg } from './arg-parsers.js';
 import type { ApplyCommandOptions } from './commands/apply.js';
 import type { ConnectorAssociateOptions, ConnectorCreateOptions } from './commands/connector.js';
 import type { DoctorCommandOptions } from './commands/doctor.js';
 import type { EmulatorCommandOptions } from './commands/emulator.js';
 import type { ExportCommandOptions } from './commands/export.js';
-import type { IngestOptions, InterruptSource } from './commands/ingest/index.js';
+import type { IngestOptions } from './commands/ingest/index.js';
 import type { SyncCommandOptions } from './commands/sync.js';
 import {
   Context,
@@ -24,12 +25,14 @@ import {
   redactingIo,
   type Secrets,
 } from './context.js';
-import { durationArg } from './duration.js';
 import { documentSources } from './enums.js';
 import { ExitCode, type ExitCodeValue, oneLine } from './errors.js';
 import { describeFailure } from './failure.js';
+import { EXAMPLES, wrap } from './help-text.js';
+import type { InterruptSource } from './interrupts.js';
 import { findEmulator } from './optional-emulator.js';
 import { colorEnabled, type Io, painter } from './output.js';
+import { addRunOptions } from './run-options.js';
 
 /** Options of {@link run}: the process surroundings, replaceable in tests. */
 export interface RunOptions {
@@ -49,25 +52,6 @@ interface PrivateKeyOptions {
 /** The command whose flags are @kis/emulator's own (see addEmulatorFlags). */
 const EMULATOR_COMMAND = 'emulator';
 
-const EXAMPLES = (lines: readonly string[]) =>
-  `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
-
-/** Words joined into lines of at most `width` characters. */
-function wrap(text: string, width = 96): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line === '' ? word : `${line} ${word}`;
-    }
-  }
-  if (line !== '') lines.push(line);
-  return lines.join('\n');
-}
-
 // What the help says about the service comes from the rule book (`@kis/rules`), never a copy.
 /** "Sources that need no credential use the default empty credential 0: ingestion_api, web, …". */
 const NO_CREDENTIAL_TEXT = `Sources that need no credential use the default empty credential ${DEFAULT_CREDENTIAL_ID}: ${SOURCES_WITHOUT_CREDENTIAL.join(', ')}.`;
@@ -78,68 +62,6 @@ const TEXT_EXTENSIONS = INGEST_EXTENSIONS.filter((ext) => FILE_KINDS[ext]?.kind 
 const MANAGING_ROLES = ROLES.filter((role) => roleAllows(role, 'curator')).join(' or ');
 /** The highest role: `admin`. */
 const TOP_ROLE = ROLES[ROLES.length - 1];
-
-function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
-      throw new InvalidArgumentError(
-        max === Number.MAX_SAFE_INTEGER
-          ? `expected an integer ≥ ${min}.`
-          : `expected an integer from ${min} to ${max}.`,
-      );
-    }
-    return Number(value);
-  };
-}
-
-/** The options `kis ingest` and `kis sync` share: what to read, and the run's limits. */
-function addRunOptions(command: Command): Command {
-  return command
-    .option(
-      '--source <source>',
-      'DocumentSource of file documents (default file); also fills in JSONL documents without a source',
-    )
-    .option(
-      '-c, --concurrency <n>',
-      'requests in flight: adaptive up to N (backing off when the server queues or refuses)',
-      intArg(1, 256),
-      64,
-    )
-    .option(
-      '--min-concurrency <n>',
-      'the fewest requests in flight it adapts down to (default 1)',
-      intArg(1, 256),
-    )
-    .option('--fixed-concurrency', 'keep N requests in flight (--concurrency), without adapting')
-    .option(
-      '--retry-for <duration>',
-      'how long one document is retried (not counting outage pauses), e.g. 90s, 10m, 1h (default 10m)',
-      durationArg,
-    )
-    .option(
-      '--max-outage <duration>',
-      'how long the run pauses through an outage (nothing succeeding) before it stops (default 5m)',
-      durationArg,
-    )
-    .addOption(
-      new Option('--include <glob>', 'only files matching GLOB (repeatable)')
-        .argParser(collect)
-        .default([], 'all supported files'),
-    )
-    .addOption(
-      new Option('--exclude <glob>', 'leave out files matching GLOB (repeatable)')
-        .argParser(collect)
-        .default([], 'none'),
-    )
-    .option(
-      '--base-dir <dir>',
-      'directory document ids and relative paths are computed from (default: .)',
-    );
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
 
 /** Commander's multi-line errors ("…\n(Did you mean x?)") as one line. */
 function oneLineCommanderError(text: string): string {

@@ -1,8 +1,8 @@
 import type { EmulatorFlagValues, EmulatorOptions } from '@kis/emulator';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue, oneLine, UsageError } from '../errors.js';
+import type { InterruptSource } from '../interrupts.js';
 import { loadEmulator } from '../optional-emulator.js';
-import type { InterruptSource } from './ingest/index.js';
 
 /** The `kis emulator` flags: @kis/emulator's own (`EMULATOR_FLAGS`), by their camelCase key. */
 export type EmulatorCommandOptions = EmulatorFlagValues;

@@ -21,22 +21,18 @@ import type { Context } from '../context.js';
 import { checkSource } from '../enums.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
 import { describeFailure } from '../failure.js';
+import { type Inputs, inputSources, readInputs, resolveBaseDir } from '../inputs.js';
+import { type InterruptSource, onInterrupts } from '../interrupts.js';
 import { formatDuration, type Output } from '../output.js';
-import { createProgress } from '../progress.js';
+import { createProgress, progressCounts } from '../progress.js';
+import { type RunFlags, runLimits } from '../run-options.js';
+import { connect, openRunJournal } from '../run-setup.js';
 import { stateFile } from '../state-files.js';
-import {
-  connect,
-  type IngestOptions,
-  type InterruptSource,
-  onInterrupts,
-  openRunJournal,
-  runLimits,
-} from './ingest/index.js';
-import { type Inputs, inputSources, readInputs, resolveBaseDir } from './ingest/inputs.js';
-import { progressCounts } from './ingest/report.js';
 
-export interface SyncCommandOptions extends Omit<IngestOptions, 'ccPair'> {
+export interface SyncCommandOptions extends RunFlags {
   ccPair: number;
+  journal?: string;
+  dryRun?: boolean;
   prune?: boolean;
   /** `--max-delete N|P%`. */
   maxDelete?: string;

@@ -3,47 +3,25 @@
  * the client's folder and JSONL sources (inputs.ts) and reports what the run says (report.ts);
  * concurrency, retries, outages, the journal, image uploads and stopping are the client's.
  */
-import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import type { IngestManyOptions, IngestRun, IngestSummary, KisClient } from '@kis/client';
-import { fsReason, openJournal } from '@kis/node';
+import type { IngestRun, IngestSummary } from '@kis/client';
 import type { Context } from '../../context.js';
 import { checkSource } from '../../enums.js';
-import { ExitCode, type ExitCodeValue, UsageError } from '../../errors.js';
+import { ExitCode, type ExitCodeValue } from '../../errors.js';
 import { describeFailure } from '../../failure.js';
+import { inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
+import { type InterruptSource, onInterrupts } from '../../interrupts.js';
 import type { Output } from '../../output.js';
 import { createProgress } from '../../progress.js';
-import { inputSources, readInputs, resolveBaseDir } from './inputs.js';
+import { type RunFlags, runLimits } from '../../run-options.js';
+import { connect, openRunJournal } from '../../run-setup.js';
 import { IngestReport, stopMessage } from './report.js';
 
-export { pairsLabel } from './report.js';
-
-export interface IngestOptions {
+/** What `kis ingest` reads besides the options it shares with `kis sync`. */
+export interface IngestOptions extends RunFlags {
   ccPair?: number;
-  source?: string;
-  /** The most requests in flight: the ceiling of the adaptive limit. */
-  concurrency: number;
-  minConcurrency?: number;
-  /** Keep the limit at `concurrency` (no adaptation). */
-  fixedConcurrency?: boolean;
-  /** `--retry-for`, in ms. */
-  retryFor?: number;
-  /** `--max-outage`, in ms. */
-  maxOutage?: number;
   journal?: string;
   dryRun?: boolean;
-  include: string[];
-  exclude: string[];
-  baseDir?: string;
 }
-
-/** The signals that interrupt a run; injectable so tests can drive them in-process. */
-export interface InterruptSource {
-  on(event: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
-  off(event: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
-}
-
-export type Journal = NonNullable<IngestManyOptions['journal']> & { close(): void };
 
 export async function ingestCommand(
   ctx: Context,
@@ -117,80 +95,6 @@ export async function ingestCommand(
   const interrupted = interruption.count() > 0;
   report.summary(summary, { interrupted, journalPath: journal?.path, ccPair: options.ccPair });
   return exitCode(out, summary, { interrupted, baseUrl, journal: options.journal });
-}
-
-/**
- * The run's limits from `--concurrency`, `--min-concurrency`, `--fixed-concurrency`, `--retry-for`
- * and `--max-outage` (usage errors for combinations that make no sense).
- */
-export function runLimits(options: IngestOptions): IngestManyOptions {
-  const { concurrency, minConcurrency } = options;
-  if (minConcurrency !== undefined) {
-    if (options.fixedConcurrency === true) {
-      throw new UsageError(
-        '--min-concurrency: not with --fixed-concurrency (the limit stays at --concurrency)',
-      );
-    }
-    if (minConcurrency > concurrency) {
-      throw new UsageError(
-        `--min-concurrency: ${minConcurrency} is above --concurrency ${concurrency}`,
-      );
-    }
-  }
-  return {
-    concurrency,
-    adaptive: options.fixedConcurrency !== true,
-    ...(minConcurrency === undefined ? {} : { minConcurrency }),
-    ...(options.retryFor === undefined ? {} : { retryForMs: options.retryFor }),
-    ...(options.maxOutage === undefined ? {} : { maxOutageMs: options.maxOutage }),
-  };
-}
-
-/** The client: the configured one, or for a dry run (which sends nothing) one without a server. */
-export async function connect(
-  ctx: Context,
-  dryRun: boolean,
-): Promise<{ client: KisClient; baseUrl: string | undefined }> {
-  if (dryRun) return { client: await ctx.offlineClient(), baseUrl: undefined };
-  const { baseUrl } = await ctx.connection();
-  return { client: await ctx.client(), baseUrl };
-}
-
-/** Opens `--journal FILE` (creating its directory); usage error when it cannot be used. */
-export async function openRunJournal(
-  file: string | undefined,
-  cwd: string,
-): Promise<{ journal: Journal; path: string } | undefined> {
-  if (file === undefined) return undefined;
-  const path = resolve(cwd, file);
-  try {
-    await mkdir(dirname(path), { recursive: true });
-    return { journal: openJournal(path, { fsync: false }), path };
-  } catch (error) {
-    throw new UsageError(`--journal: cannot use "${file}": ${fsReason(error)}`);
-  }
-}
-
-/** Listens for Ctrl-C (and SIGTERM): `first` the first time, `again` after that. */
-export function onInterrupts(
-  interrupts: InterruptSource,
-  handlers: { first: () => void; again: () => void },
-): { count(): number; off(): void } {
-  let count = 0;
-  const listener = () => {
-    count++;
-    if (count === 1) handlers.first();
-    else handlers.again();
-  };
-  interrupts.on('SIGINT', listener);
-  interrupts.on('SIGTERM', listener);
-  return {
-    count: () => count,
-    off: () => {
-      interrupts.off('SIGINT', listener);
-      interrupts.off('SIGTERM', listener);
-    },
-  };
 }
 
 /**
