@@ -1,16 +1,16 @@
 import type { ConnectorCreateRequest, KisClient } from '@kis/client';
-import { configFromSets } from '../connector-fields.js';
-import type { Context } from '../context.js';
-import { accessTypes, checkEnum, checkSource, inputTypes } from '../enums.js';
-import { CliError, ExitCode, type ExitCodeValue, oneLine, UsageError } from '../errors.js';
-import { describeFailure } from '../failure.js';
+import { configFromSets } from '../../connector-fields.js';
+import type { Context } from '../../context.js';
+import { accessTypes, checkEnum, checkSource, inputTypes } from '../../enums.js';
+import { CliError, ExitCode, type ExitCodeValue, oneLine, UsageError } from '../../errors.js';
+import { describeFailure } from '../../failure.js';
 import {
   describeJsonType,
   isPlainObject,
   parseByExtension,
   readObjectArg,
   readTextFile,
-} from '../structured.js';
+} from '../../structured.js';
 
 export interface ConnectorCreateOptions {
   name?: string;
@@ -148,7 +148,7 @@ const FLAG_NAMES = {
   credential: '--credential',
 } as const;
 
-export async function connectorCreateCommand(
+export async function runConnectorCreate(
   ctx: Context,
   options: ConnectorCreateOptions,
 ): Promise<ExitCodeValue> {
@@ -321,46 +321,4 @@ async function createFromFile(
     `Created ${created} of ${list.length} connector(s)${failed > 0 ? `, ${failed} failed` : ''}.`,
   );
   return failed > 0 ? ExitCode.ItemsFailed : ExitCode.Ok;
-}
-
-export interface ConnectorAssociateOptions {
-  credential: number;
-  name?: string;
-  accessType?: string;
-}
-
-/**
- * `kis connector associate ID --credential ID`: the set-up's last step on its own, for a connector
- * created earlier (by `connector create` stopped after the create, or elsewhere).
- */
-export async function connectorAssociateCommand(
-  ctx: Context,
-  connectorId: number,
-  options: ConnectorAssociateOptions,
-): Promise<ExitCodeValue> {
-  const accessType = checkEnum('--access-type', options.accessType ?? 'public', accessTypes(), {
-    what: 'access type',
-  });
-  const client = await ctx.client();
-  const answer = await client.connectors.associateCredential(connectorId, options.credential, {
-    ...(options.name === undefined ? {} : { name: options.name }),
-    access_type: accessType.toLowerCase() as ConnectorCreateRequest['access_type'],
-  });
-  const ccPairId = typeof answer.data === 'number' ? answer.data : null;
-  if (answer.success === false) {
-    const reason = answer.message ?? 'the server answered success: false';
-    ctx.out.result(
-      { connector_id: connectorId, credential_id: options.credential, error: reason },
-      `${ctx.out.out.red('fail')}  connector ${connectorId} and credential ${options.credential}: ${reason}`,
-    );
-    return ExitCode.ItemsFailed;
-  }
-  ctx.out.result(
-    { connector_id: connectorId, credential_id: options.credential, cc_pair_id: ccPairId },
-    [
-      `Associated credential ${options.credential} with connector ${connectorId}`,
-      `  cc_pair_id:    ${ccPairId ?? '(not returned by the server)'}`,
-    ],
-  );
-  return ExitCode.Ok;
 }
