@@ -51,21 +51,43 @@ export function parseCredentialArg(value: string): number | 'auto' {
   );
 }
 
+/** A credential given in a `--from` entry (a number or a string) or as `--credential`. */
+function credentialOf(raw: unknown, field: string): number | 'auto' {
+  if (raw === undefined || raw === null) return 'auto';
+  if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0) return raw;
+  if (typeof raw === 'string') {
+    try {
+      return parseCredentialArg(raw);
+    } catch {
+      throw new UsageError(
+        `${field}: expected a credential id (an integer ≥ 0) or "auto", got "${raw}"`,
+      );
+    }
+  }
+  throw new UsageError(
+    `${field}: expected a credential id (an integer ≥ 0) or "auto", got ${JSON.stringify(raw)}`,
+  );
+}
+
+/** The fields of one connector, from the flags or a `--from` entry, before they are checked. */
+interface SpecFields {
+  name: unknown;
+  source: unknown;
+  config: unknown;
+  inputType: unknown;
+  accessType: unknown;
+  refreshFreq: unknown;
+  pruneFreq: unknown;
+  credential: unknown;
+}
+
+/** Checks the fields (errors name them as `names` says, after `where`) and builds the spec. */
 function buildSpec(
   where: string,
-  fields: {
-    name: unknown;
-    source: unknown;
-    config: unknown;
-    inputType: unknown;
-    accessType: unknown;
-    refreshFreq: unknown;
-    pruneFreq: unknown;
-    credential: unknown;
-  },
-  names: Record<keyof typeof fields, string>,
+  fields: SpecFields,
+  names: Record<keyof SpecFields, string>,
 ): ConnectorSpec {
-  const need = (key: keyof typeof fields): string => {
+  const need = (key: keyof SpecFields): string => {
     const value = fields[key];
     if (value === undefined || value === null || value === '') {
       throw new UsageError(`${where}missing ${names[key]}`);
@@ -108,23 +130,7 @@ function buildSpec(
   };
   const refresh = seconds('refreshFreq');
   const prune = seconds('pruneFreq');
-  let credential: number | 'auto' = 'auto';
-  const rawCredential = fields.credential;
-  if (typeof rawCredential === 'number' && Number.isInteger(rawCredential) && rawCredential >= 0) {
-    credential = rawCredential;
-  } else if (typeof rawCredential === 'string') {
-    try {
-      credential = parseCredentialArg(rawCredential);
-    } catch {
-      throw new UsageError(
-        `${where}${names.credential}: expected a credential id (an integer ≥ 0) or "auto", got "${rawCredential}"`,
-      );
-    }
-  } else if (rawCredential !== undefined && rawCredential !== null) {
-    throw new UsageError(
-      `${where}${names.credential}: expected a credential id (an integer ≥ 0) or "auto", got ${JSON.stringify(rawCredential)}`,
-    );
-  }
+  const credential = credentialOf(fields.credential, `${where}${names.credential}`);
   const connector = {
     name,
     source,
@@ -223,11 +229,8 @@ function entryField(entry: Record<string, unknown>, ...keys: string[]): unknown 
   return undefined;
 }
 
-async function createFromFile(
-  ctx: Context,
-  path: string,
-  defaults: ConnectorCreateOptions,
-): Promise<ExitCodeValue> {
+/** `--set`, `--name` and `--config` describe one connector: not with `--from`. */
+function checkFlagsWithFrom(defaults: ConnectorCreateOptions): void {
   if ((defaults.set ?? []).length > 0) {
     throw new UsageError(
       'connector create: --set cannot be used with --from (give the config in the file)',
@@ -240,12 +243,57 @@ async function createFromFile(
       );
     }
   }
+}
+
+/** The keys of a `--from` entry, named in its errors. */
+const ENTRY_KEYS = {
+  name: 'name',
+  source: 'source',
+  config: 'connector_specific_config',
+  inputType: 'input_type',
+  accessType: 'access_type',
+  refreshFreq: 'refresh_freq',
+  pruneFreq: 'prune_freq',
+  credential: 'credential',
+} as const;
+
+/** One `--from` entry's spec: its keys (snake_case, kebab-case or camelCase), else the flags. */
+function entrySpec(
+  entry: Record<string, unknown>,
+  where: string,
+  defaults: ConnectorCreateOptions,
+): ConnectorSpec {
+  return buildSpec(
+    where,
+    {
+      name: entry.name,
+      source: entryField(entry, 'source') ?? defaults.source,
+      config: entryField(entry, 'connector_specific_config', 'config'),
+      inputType: entryField(entry, 'input_type', 'input-type', 'inputType') ?? defaults.inputType,
+      accessType:
+        entryField(entry, 'access_type', 'access-type', 'accessType') ?? defaults.accessType,
+      refreshFreq:
+        entryField(entry, 'refresh_freq', 'refresh-freq', 'refreshFreq') ?? defaults.refreshFreq,
+      pruneFreq: entryField(entry, 'prune_freq', 'prune-freq', 'pruneFreq') ?? defaults.pruneFreq,
+      credential:
+        entryField(entry, 'credential', 'credential_id', 'credentialId') ?? defaults.credential,
+    },
+    ENTRY_KEYS,
+  );
+}
+
+/** Creates every connector of a `--from` list; a bad entry is reported and the others go on. */
+async function createFromFile(
+  ctx: Context,
+  path: string,
+  defaults: ConnectorCreateOptions,
+): Promise<ExitCodeValue> {
+  checkFlagsWithFrom(defaults);
   const list = await readConnectorList(path, ctx.io.cwd);
   const { out } = ctx;
   const client: KisClient = await ctx.client();
   let created = 0;
   let failed = 0;
-  const failures: string[] = [];
   for (const [i, entry] of list.entries()) {
     const label = `entry ${i + 1}`;
     const where = `${path}: ${label}: `;
@@ -255,35 +303,7 @@ async function createFromFile(
         throw new UsageError(`${where}expected an object, got ${describeJsonType(entry)}`);
       }
       name = typeof entry.name === 'string' ? entry.name : undefined;
-      const spec = buildSpec(
-        name ? `${path}: ${label} ("${name}"): ` : where,
-        {
-          name: entry.name,
-          source: entryField(entry, 'source') ?? defaults.source,
-          config: entryField(entry, 'connector_specific_config', 'config'),
-          inputType:
-            entryField(entry, 'input_type', 'input-type', 'inputType') ?? defaults.inputType,
-          accessType:
-            entryField(entry, 'access_type', 'access-type', 'accessType') ?? defaults.accessType,
-          refreshFreq:
-            entryField(entry, 'refresh_freq', 'refresh-freq', 'refreshFreq') ??
-            defaults.refreshFreq,
-          pruneFreq:
-            entryField(entry, 'prune_freq', 'prune-freq', 'pruneFreq') ?? defaults.pruneFreq,
-          credential:
-            entryField(entry, 'credential', 'credential_id', 'credentialId') ?? defaults.credential,
-        },
-        {
-          name: 'name',
-          source: 'source',
-          config: 'connector_specific_config',
-          inputType: 'input_type',
-          accessType: 'access_type',
-          refreshFreq: 'refresh_freq',
-          pruneFreq: 'prune_freq',
-          credential: 'credential',
-        },
-      );
+      const spec = entrySpec(entry, name ? `${path}: ${label} ("${name}"): ` : where, defaults);
       const result = await client.setupConnector({
         connector: spec.connector,
         credential: spec.credential,
@@ -309,7 +329,6 @@ async function createFromFile(
       const message = failure.message.startsWith(path)
         ? failure.message
         : `${path}: ${label}${name ? ` ("${name}")` : ''}: ${failure.message}`;
-      failures.push(message);
       out.result(
         { ...(name ? { name } : {}), entry: i + 1, error: message },
         `${out.out.red('fail')}  ${message}`,
