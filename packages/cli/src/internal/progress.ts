@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type { IngestProgress } from '@kis/client';
+import cliProgress from 'cli-progress';
 import { formatDuration, formatRate, type Io, type Paint } from './output.js';
 
 export interface ProgressCounts {
@@ -133,10 +133,6 @@ export function createProgress(
   }
 
   const { paint } = options;
-  // loaded for a terminal only (start-up time); cli-progress is CommonJS
-  const cliProgress = createRequire(import.meta.url)(
-    'cli-progress',
-  ) as typeof import('cli-progress');
   const multibar = new cliProgress.MultiBar({
     stream: io.stderr,
     hideCursor: true,

@@ -1,5 +1,6 @@
 /** `kis sync --watch`: a new pass each time the paths change. */
 import { basename } from 'node:path';
+import { watch } from 'chokidar';
 import type { ExitCodeValue } from '../../errors.js';
 import { type Pass, syncPass } from './pass.js';
 
@@ -19,7 +20,6 @@ export async function watchPaths(
   onStop: (stop: () => void) => void,
 ): Promise<ExitCodeValue> {
   const { out } = pass.ctx;
-  const { watch } = await import('chokidar');
   const watcher = watch(paths, {
     ignoreInitial: true,
     // hidden files are not synced (as kis ingest skips them), so their changes are not events
