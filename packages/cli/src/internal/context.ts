@@ -262,10 +262,7 @@ export class Context {
 }
 
 let version: string | undefined;
-/**
- * The version of @kis/cli, from its package.json, found by the package's own name: the module
- * runs from dist/internal/ (tsc) or from a chunk of the binary's bundle (scripts/bundle.mjs).
- */
+/** The version of @kis/cli, from its package.json, found by the package's own name. */
 export function cliVersion(): string {
   if (version === undefined) {
     try {

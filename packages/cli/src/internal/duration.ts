@@ -1,5 +1,3 @@
-import { InvalidArgumentError } from 'commander';
-
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
 
 /**
@@ -15,13 +13,4 @@ export function parseDuration(text: string): number | undefined {
     total += Number(amount) * (UNIT_MS[unit as string] as number);
   }
   return Number.isSafeInteger(Math.round(total)) ? Math.round(total) : undefined;
-}
-
-/** A commander argument parser for a duration flag (`--retry-for 10m`), in milliseconds. */
-export function durationArg(value: string): number {
-  const ms = parseDuration(value);
-  if (ms === undefined) {
-    throw new InvalidArgumentError('expected a duration such as 90s, 10m or 1h30m.');
-  }
-  return ms;
 }

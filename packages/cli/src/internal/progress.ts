@@ -1,4 +1,5 @@
-import { createRequire } from 'node:module';
+import type { IngestProgress } from '@kis/client';
+import cliProgress from 'cli-progress';
 import { formatDuration, formatRate, type Io, type Paint } from './output.js';
 
 export interface ProgressCounts {
@@ -16,6 +17,20 @@ export interface ProgressCounts {
   pausedSince?: number | undefined;
   /** Why it paused (the last error), while it is paused. */
   pauseReason?: string | undefined;
+}
+
+/** The progress line's counts from a run's progress (kis ingest and kis sync alike). */
+export function progressCounts(p: IngestProgress): ProgressCounts {
+  return {
+    processed: p.done,
+    failed: p.failed,
+    skipped: p.skipped,
+    ratePerSec: p.ratePerSec,
+    concurrency: p.concurrency,
+    waiting: p.waiting,
+    pausedSince: p.pausedSince,
+    pauseReason: p.pauseReason,
+  };
 }
 
 /** "14:02:11", local time. */
@@ -118,10 +133,6 @@ export function createProgress(
   }
 
   const { paint } = options;
-  // loaded for a terminal only (start-up time); cli-progress is CommonJS
-  const cliProgress = createRequire(import.meta.url)(
-    'cli-progress',
-  ) as typeof import('cli-progress');
   const multibar = new cliProgress.MultiBar({
     stream: io.stderr,
     hideCursor: true,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { extname, resolve } from 'node:path';
 import { describeJsonType, fsReason, isPlainObject, parseJsonText } from '@kis/node';
+import { parseDocument } from 'yaml';
 import { oneLine, UsageError } from './errors.js';
 
 // The JSON rules (errors naming line and column) are the client's, shared with its sources.
@@ -13,13 +13,9 @@ export {
   parseJsonText,
 } from '@kis/node';
 
-let yamlLib: typeof import('yaml') | undefined;
-
 /** Parses YAML (a superset of JSON), with the line and column of the first error. */
 export function parseYamlText(text: string): unknown {
-  // Loaded on first use (start-up time); `yaml` ships CommonJS too.
-  yamlLib ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
-  const doc = yamlLib.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   const first = doc.errors[0];
   if (first) {
     const pos = first.linePos?.[0];

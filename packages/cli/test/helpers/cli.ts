@@ -1,5 +1,5 @@
 /**
- * Runs the built `kis` binary (packages/cli/bin/kis.js → dist/bundle/bin.js) as a child process,
+ * Runs the built `kis` binary (packages/cli/bin/kis.js → dist/bin.js) as a child process,
  * the way a user does, and starts emulators and small HTTP servers for it to talk to.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -12,7 +12,7 @@ import { type Emulator, type EmulatorOptions, startEmulator } from '@kis/emulato
 import { testProfile } from './profile.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/kis.js', import.meta.url));
-const DIST = fileURLToPath(new URL('../../dist/bundle/bin.js', import.meta.url));
+const DIST = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 
 export const ADMIN_KEY = 'kis-test-admin-key-5f3a9c2e7d1b';
 export const USER_KEY = 'kis-test-user-key-8e2b4d6f0a1c';

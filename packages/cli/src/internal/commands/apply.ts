@@ -16,9 +16,12 @@ import {
   type PlannedChange,
   plan as planState,
 } from '@kis/node';
+import { Command } from 'commander';
+import type { CommandEnv } from '../action.js';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
 import { describeFailure } from '../failure.js';
+import { EXAMPLES, wrap } from '../help-text.js';
 import { readKisFile } from '../kis-file.js';
 import type { Output } from '../output.js';
 import { stateFile } from '../state-files.js';
@@ -29,6 +32,35 @@ export interface ApplyCommandOptions {
   prune?: boolean;
   yes?: boolean;
   secretsFile?: string;
+}
+
+export function applyCommand({ act }: CommandEnv): Command {
+  return new Command('apply')
+    .description(
+      'make the server hold the connectors, credentials and pairs of a kis.yaml file: prints a plan, then changes only what differs',
+    )
+    .requiredOption('-f, --file <file>', 'the kis.yaml (or .json) file')
+    .option('--dry-run', 'print the plan and change nothing')
+    .option('--prune', 'also delete what the server has and the file does not (asks first)')
+    .option('-y, --yes', 'do not ask before deleting (for --prune without a terminal)')
+    .option(
+      '--secrets-file <file>',
+      'fingerprints of the credential values sent (default .kis/apply/<base URL>.json)',
+    )
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis apply -f kis.yaml --dry-run',
+        'JIRA_TOKEN=… kis apply -f kis.yaml',
+        'kis apply -f kis.yaml --prune --yes',
+      ]) +
+        `
+${wrap(
+  "Connectors and credentials are matched on the server by name and source; a connector's pair by its connector and credential. Secrets are written as references to environment variables or files (see README) and never printed; they are compared with what kis sent before (fingerprints in --secrets-file), never with the server's masked answers. A failure part-way leaves a state the next apply finishes. The file's JSON Schema is @kis/spec/kis-file.schema.json. Exit code 0 when the server matches the file, 1 when a change failed, 2 for a problem in the file (every one is listed, nothing is sent), 3 when the server cannot be reached.",
+)}
+`,
+    )
+    .action(act((ctx, options: ApplyCommandOptions) => runApply(ctx, options)));
 }
 
 /** The default record of what credentials were sent: `.kis/apply/<base URL>.json`. */
@@ -153,10 +185,7 @@ function reportIssues(
   return ExitCode.Usage;
 }
 
-export async function applyCommand(
-  ctx: Context,
-  options: ApplyCommandOptions,
-): Promise<ExitCodeValue> {
+export async function runApply(ctx: Context, options: ApplyCommandOptions): Promise<ExitCodeValue> {
   const { out } = ctx;
   let file: Awaited<ReturnType<typeof readKisFile>>;
   try {

@@ -1,10 +1,105 @@
+/** `kis credential` (alias `credentials`): `list`, `create` and `set-private-key`. */
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
+import { Command } from 'commander';
+import type { Act, CommandEnv } from '../action.js';
+import { collect, intArg } from '../arg-parsers.js';
 import { credentialFromSets } from '../connector-fields.js';
 import type { Context } from '../context.js';
 import { checkSource } from '../enums.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
+import { EXAMPLES } from '../help-text.js';
 import { fsReason, readObjectArg } from '../structured.js';
+
+export interface CredentialListOptions {
+  source?: string;
+}
+
+export interface CredentialCreateOptions {
+  source: string;
+  credentialJson?: string;
+  set?: string[];
+  name?: string;
+  adminPublic?: boolean;
+}
+
+export interface PrivateKeyOptions {
+  file: string;
+  name: string;
+  credentialJson: string;
+  fieldKey: string;
+  typeDefinitionKey: string;
+}
+
+export function credentialCommand({ act }: CommandEnv): Command {
+  return new Command('credential')
+    .alias('credentials')
+    .description('list and create credentials, replace a private key')
+    .addCommand(listCommand(act))
+    .addCommand(createCommand(act))
+    .addCommand(setPrivateKeyCommand(act));
+}
+
+function listCommand(act: Act): Command {
+  return new Command('list')
+    .description('list credentials (credential_json values are never printed)')
+    .option('--source <source>', 'only credentials of this DocumentSource')
+    .addHelpText(
+      'after',
+      EXAMPLES(['kis credential list', 'kis --json credential list --source jira']),
+    )
+    .action(act((ctx, options: CredentialListOptions) => runCredentialList(ctx, options)));
+}
+
+function createCommand(act: Act): Command {
+  return new Command('create')
+    .description('create a credential (POST /manage/credential); prints its id')
+    .requiredOption('--source <source>', 'DocumentSource the credential is for')
+    .option('--credential-json <json>', 'credential_json: inline JSON, @file.json or @file.yaml')
+    .option(
+      '--set <key=value>',
+      'a credential_json key (over --credential-json): key=value, key=@file or key=env:NAME; values are never printed',
+      collect,
+      [] as string[],
+    )
+    .option('--name <name>', 'display name')
+    .option('--admin-public', 'make the credential public to admins (admin_public: true)')
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis credential create --source jira --name jira-bot --set jira_user_email=bot@example.com --set jira_api_token=env:JIRA_TOKEN',
+        'kis credential create --source jira --name jira-bot --credential-json @jira-cred.json',
+        'kis credential create --source confluence --credential-json \'{"confluence_access_token":"…"}\' --admin-public',
+      ]),
+    )
+    .action(act((ctx, options: CredentialCreateOptions) => runCredentialCreate(ctx, options)));
+}
+
+function setPrivateKeyCommand(act: Act): Command {
+  return new Command('set-private-key')
+    .description('replace the private-key file of a credential (multipart upload)')
+    .argument('<id>', 'credential id', intArg(0))
+    .requiredOption('--file <path>', 'the private-key file, e.g. a PKCS#12 .pfx file')
+    .requiredOption('--name <name>', 'display name of the credential')
+    .requiredOption(
+      '--credential-json <json>',
+      'credential_json: inline JSON, @file.json or @file.yaml',
+    )
+    .requiredOption(
+      '--field-key <key>',
+      'key inside credential_json that receives the processed file',
+    )
+    .requiredOption('--type-definition-key <key>', 'kind of file, e.g. sharepoint_pfx_file')
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis credential set-private-key 12 --file cert.pfx --name sharepoint --credential-json @cred.json --field-key sp_private_key --type-definition-key sharepoint_pfx_file',
+      ]),
+    )
+    .action(
+      act((ctx, id: number, options: PrivateKeyOptions) => runSetPrivateKey(ctx, id, options)),
+    );
+}
 
 /** A credential as printed: `credential_json` values hidden (they are secrets), keys kept. */
 export function redactCredential(record: Record<string, unknown>): Record<string, unknown> {
@@ -16,9 +111,10 @@ export function redactCredential(record: Record<string, unknown>): Record<string
   };
 }
 
-export async function credentialListCommand(
+/** `kis credential list`: a table (or a JSON line per credential), values hidden. */
+export async function runCredentialList(
   ctx: Context,
-  options: { source?: string },
+  options: CredentialListOptions,
 ): Promise<ExitCodeValue> {
   const source = options.source === undefined ? undefined : checkSource('--source', options.source);
   const client = await ctx.client();
@@ -53,15 +149,10 @@ export async function credentialListCommand(
   return ExitCode.Ok;
 }
 
-export async function credentialCreateCommand(
+/** `kis credential create`: creates the credential, prints its id. */
+export async function runCredentialCreate(
   ctx: Context,
-  options: {
-    source: string;
-    credentialJson?: string;
-    set?: string[];
-    name?: string;
-    adminPublic?: boolean;
-  },
+  options: CredentialCreateOptions,
 ): Promise<ExitCodeValue> {
   const source = checkSource('--source', options.source);
   if (options.credentialJson === undefined && (options.set ?? []).length === 0) {
@@ -88,16 +179,11 @@ export async function credentialCreateCommand(
   return ExitCode.Ok;
 }
 
-export async function credentialSetPrivateKeyCommand(
+/** `kis credential set-private-key ID`: uploads the file, prints the credential (values hidden). */
+export async function runSetPrivateKey(
   ctx: Context,
   id: number,
-  options: {
-    file: string;
-    name: string;
-    credentialJson: string;
-    fieldKey: string;
-    typeDefinitionKey: string;
-  },
+  options: PrivateKeyOptions,
 ): Promise<ExitCodeValue> {
   const credentialJson = await readObjectArg(
     '--credential-json',

@@ -1,15 +1,48 @@
+/** `kis docs` (alias `doc`): `list` and `delete`. */
 import type { IngestedDocumentSummary } from '@kis/client';
 import { NotFoundError } from '@kis/client';
 import { normalizeDocumentId } from '@kis/rules';
+import { Command } from 'commander';
+import type { Act, CommandEnv } from '../action.js';
+import { intArg } from '../arg-parsers.js';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue } from '../errors.js';
 import { describeFailure } from '../failure.js';
+import { EXAMPLES } from '../help-text.js';
+
+export interface DocsListOptions {
+  ccPair?: number;
+}
+
+export function docsCommand({ act }: CommandEnv): Command {
+  return new Command('docs')
+    .alias('doc')
+    .description('list and delete ingested documents')
+    .addCommand(listCommand(act))
+    .addCommand(deleteCommand(act));
+}
+
+function listCommand(act: Act): Command {
+  return new Command('list')
+    .description('list ingested documents (all, or those of one cc pair)')
+    .option('--cc-pair <id>', "only this cc pair's documents", intArg(0))
+    .addHelpText('after', EXAMPLES(['kis docs list', 'kis --json docs list --cc-pair 2']))
+    .action(act((ctx, options: DocsListOptions) => runDocsList(ctx, options)));
+}
+
+function deleteCommand(act: Act): Command {
+  return new Command('delete')
+    .description('delete ingested documents by id (as `kis docs list` prints them)')
+    .argument('<ids...>', 'document ids')
+    .addHelpText(
+      'after',
+      EXAMPLES(['kis docs delete docs%2Fintro.md', 'kis docs delete docs/intro.md old.txt']),
+    )
+    .action(act((ctx, ids: string[]) => runDocsDelete(ctx, ids)));
+}
 
 /** `kis docs list [--cc-pair ID]`. */
-export async function docsListCommand(
-  ctx: Context,
-  options: { ccPair?: number },
-): Promise<ExitCodeValue> {
+export async function runDocsList(ctx: Context, options: DocsListOptions): Promise<ExitCodeValue> {
   const client = await ctx.client();
   const docs: IngestedDocumentSummary[] =
     options.ccPair === undefined
@@ -41,7 +74,7 @@ export function storedIdFor(id: string): string {
 }
 
 /** `kis docs delete ID…`. */
-export async function docsDeleteCommand(ctx: Context, ids: string[]): Promise<ExitCodeValue> {
+export async function runDocsDelete(ctx: Context, ids: string[]): Promise<ExitCodeValue> {
   const client = await ctx.client();
   const { out } = ctx;
   let deleted = 0;

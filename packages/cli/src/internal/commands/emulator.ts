@@ -1,11 +1,92 @@
-import type { EmulatorFlagValues, EmulatorOptions } from '@kis/emulator';
+/**
+ * `kis emulator`: the local emulator (@kis/emulator), an optional peer of the CLI (see
+ * optional-emulator.ts). The command's flags are the emulator's own (the same as
+ * `kis-emulator`'s), added at start-up only when the command line may need them: loading the
+ * emulator costs start-up time the other commands should not pay.
+ */
+import type { Emulator, EmulatorFlag, EmulatorFlagValues, EmulatorOptions } from '@kis/emulator';
+import { Command } from 'commander';
+import type { CommandEnv } from '../action.js';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue, oneLine, UsageError } from '../errors.js';
-import { loadEmulator } from '../optional-emulator.js';
-import type { InterruptSource } from './ingest/index.js';
+import { EXAMPLES } from '../help-text.js';
+import type { InterruptSource } from '../interrupts.js';
+import { findEmulator, loadEmulator } from '../optional-emulator.js';
 
 /** The `kis emulator` flags: @kis/emulator's own (`EMULATOR_FLAGS`), by their camelCase key. */
 export type EmulatorCommandOptions = EmulatorFlagValues;
+
+const EMULATOR_COMMAND = 'emulator';
+
+/** `kis emulator`, without its flags yet (see {@link provideEmulatorFlags}). */
+export function emulatorCommand({ act, interrupts }: CommandEnv): Command {
+  return new Command(EMULATOR_COMMAND)
+    .description('start the local emulator of the service (SQLite) until Ctrl-C')
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis emulator',
+        'kis emulator --profile deployed --curator-key dev-curator-key-1',
+        'kis --api-key dev-admin-key-123 emulator --port 8080 --db :memory:',
+        'kis --json emulator --port 0 --latency-ms 20',
+      ]),
+    )
+    .action(act((ctx, options: EmulatorCommandOptions) => runEmulator(ctx, options, interrupts)));
+}
+
+/**
+ * Gives `program`'s `kis emulator` @kis/emulator's flags when `argv` may need them; without
+ * @kis/emulator, lets it take any flags, so that it still runs to say how to get it.
+ */
+export async function provideEmulatorFlags(
+  program: Command,
+  argv: readonly string[],
+): Promise<void> {
+  if (!mayNeedEmulatorFlags(program, argv)) return;
+  const command = program.commands.find((c) => c.name() === EMULATOR_COMMAND);
+  if (command === undefined) throw new Error('kis: the emulator command is missing');
+  const emulator = await findEmulator();
+  if (emulator) addEmulatorFlags(command, emulator.EMULATOR_FLAGS);
+  else command.allowUnknownOption(true).allowExcessArguments(true);
+}
+
+/** Adds @kis/emulator's own flags (the same as `kis-emulator`'s) to `command`. */
+function addEmulatorFlags(command: Command, flags: readonly EmulatorFlag[]): void {
+  for (const flag of flags) {
+    const spec = `--${flag.name}${flag.value === undefined ? '' : ` <${flag.value.toLowerCase()}>`}`;
+    // No commander default: the launcher applies the same defaults as `kis-emulator`.
+    if (flag.multiple) {
+      command.option(spec, flag.help, (v: string, previous?: string[]) => [...(previous ?? []), v]);
+    } else {
+      command.option(spec, flag.help);
+    }
+  }
+}
+
+/**
+ * Whether a command line may need `kis emulator`'s flags: it runs that command, or may print
+ * the list of commands (help, no command, an unknown one, anything not read with certainty).
+ * Loading @kis/emulator (a server, SQLite, the spec's validators) costs about 80 ms of start-up,
+ * which the other commands should not pay. False only when the first operand, after global
+ * options this program knows, names another command, or when `--version` comes first.
+ */
+function mayNeedEmulatorFlags(program: Command, argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg.startsWith('-')) {
+      const [flag, inline] = arg.startsWith('--') ? arg.split('=', 2) : [arg, undefined];
+      const option = program.options.find((o) => o.long === flag || o.short === flag);
+      // unknown (help, combined short flags…) or an optional value: not read with certainty
+      if (option === undefined || option.optional) return true;
+      if (option.long === '--version') return false; // prints the version and stops there
+      if (option.required && inline === undefined) i++;
+      continue;
+    }
+    const command = program.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    return command === undefined || command.name() === EMULATOR_COMMAND;
+  }
+  return true;
+}
 
 /**
  * `kis emulator`: starts the local emulator (@kis/emulator) in this process and runs until
@@ -14,29 +95,14 @@ export type EmulatorCommandOptions = EmulatorFlagValues;
  * KIS_EMULATOR_ADMIN_KEY, else a generated development key, which is then printed (the only way
  * to learn it).
  */
-export async function emulatorCommand(
+export async function runEmulator(
   ctx: Context,
   options: EmulatorCommandOptions,
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
   const { out, io } = ctx;
   const { EmulatorUsageError, emulatorLaunch, startEmulator } = await loadEmulator();
-  let cliKey: { key: string; source: string } | undefined;
-  const g = ctx.options;
-  if (
-    options.adminKey === undefined &&
-    (g.apiKey !== undefined || g.apiKeyFile !== undefined || io.env.KIS_API_KEY)
-  ) {
-    cliKey = {
-      key: await ctx.apiKey(),
-      source:
-        g.apiKey !== undefined
-          ? '--api-key'
-          : g.apiKeyFile !== undefined
-            ? '--api-key-file'
-            : 'KIS_API_KEY',
-    };
-  }
+  const cliKey = options.adminKey === undefined ? await cliAdminKey(ctx) : undefined;
   let launch: ReturnType<typeof emulatorLaunch>;
   try {
     launch = emulatorLaunch(options, { env: io.env, cwd: io.cwd, adminKey: cliKey });
@@ -51,7 +117,7 @@ export async function emulatorCommand(
   };
   if (launch.logRequests) emulatorOptions.logRequest = (line) => io.stderr.write(`${line}\n`);
   const { port, host } = emulatorOptions;
-  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  let emulator: Emulator;
   try {
     emulator = await startEmulator(emulatorOptions);
   } catch (error) {
@@ -68,7 +134,34 @@ export async function emulatorCommand(
   }
   // Listen for Ctrl-C / SIGTERM before saying "ready", so that a signal sent as soon as the
   // ready line is read stops the emulator cleanly.
-  const stopped = new Promise<void>((resolveStop) => {
+  const stopped = nextInterrupt(interrupts);
+  printReady(ctx, emulator, keySource, emulatorOptions.latencyMs ?? 0);
+  await stopped;
+  await emulator.close();
+  out.info('kis emulator stopped');
+  return ExitCode.Ok;
+}
+
+/** The CLI's own key (--api-key, --api-key-file, KIS_API_KEY) and where it came from, if given. */
+async function cliAdminKey(ctx: Context): Promise<{ key: string; source: string } | undefined> {
+  const g = ctx.options;
+  if (g.apiKey === undefined && g.apiKeyFile === undefined && !ctx.io.env.KIS_API_KEY) {
+    return undefined;
+  }
+  return {
+    key: await ctx.apiKey(),
+    source:
+      g.apiKey !== undefined
+        ? '--api-key'
+        : g.apiKeyFile !== undefined
+          ? '--api-key-file'
+          : 'KIS_API_KEY',
+  };
+}
+
+/** Resolves at the first Ctrl-C or SIGTERM. */
+function nextInterrupt(interrupts: InterruptSource): Promise<void> {
+  return new Promise<void>((resolveStop) => {
     const stop = () => {
       interrupts.off('SIGINT', stop);
       interrupts.off('SIGTERM', stop);
@@ -77,9 +170,17 @@ export async function emulatorCommand(
     interrupts.on('SIGINT', stop);
     interrupts.on('SIGTERM', stop);
   });
+}
+
+/** "kis emulator ready at …", and how to use it; a generated admin key is printed (only here). */
+function printReady(
+  ctx: Context,
+  emulator: Emulator,
+  keySource: string | undefined,
+  latencyMs: number,
+): void {
   const generated = keySource === undefined;
-  const latencyMs = emulatorOptions.latencyMs ?? 0;
-  out.result(
+  ctx.out.result(
     {
       base_url: emulator.baseUrl,
       profile: emulator.profile,
@@ -103,8 +204,4 @@ export async function emulatorCommand(
       'Press Ctrl-C to stop.',
     ],
   );
-  await stopped;
-  await emulator.close();
-  out.info('kis emulator stopped');
-  return ExitCode.Ok;
 }

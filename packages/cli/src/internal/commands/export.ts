@@ -8,14 +8,28 @@ import { resolve } from 'node:path';
 import type { Connector, ConnectorStatus, Credential } from '@kis/client';
 import type { DesiredConnector, DesiredCredential, DesiredState } from '@kis/node';
 import { DEFAULT_CREDENTIAL_ID, DEFAULT_DOCUMENT_SOURCE, isMaskedValue } from '@kis/rules';
+import { Command } from 'commander';
 import { Document, isMap, isSeq } from 'yaml';
+import type { CommandEnv } from '../action.js';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
+import { EXAMPLES } from '../help-text.js';
 import { fsReason } from '../structured.js';
 
 export interface ExportCommandOptions {
   output?: string;
   format?: string;
+}
+
+export function exportCommand({ act }: CommandEnv): Command {
+  return new Command('export')
+    .description(
+      "write the server's connectors, credentials (no secrets) and pairs as a file kis apply takes",
+    )
+    .option('-o, --output <file>', 'write to this file (default stdout)')
+    .option('--format <format>', 'yaml or json (default: from the file name, else yaml)')
+    .addHelpText('after', EXAMPLES(['kis export -o kis.yaml', 'kis export --format json']))
+    .action(act((ctx, options: ExportCommandOptions) => runExport(ctx, options)));
 }
 
 interface Exported {
@@ -139,7 +153,7 @@ function asYaml(exported: Exported, baseUrl: string): string {
   return doc.toString({ lineWidth: 100 });
 }
 
-export async function exportCommand(
+export async function runExport(
   ctx: Context,
   options: ExportCommandOptions,
 ): Promise<ExitCodeValue> {

@@ -3,49 +3,93 @@
  * the client's folder and JSONL sources (inputs.ts) and reports what the run says (report.ts);
  * concurrency, retries, outages, the journal, image uploads and stopping are the client's.
  */
-import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import type { IngestManyOptions, IngestRun, IngestSummary, KisClient } from '@kis/client';
-import { fsReason, openJournal } from '@kis/node';
+import type { IngestRun, IngestSummary } from '@kis/client';
+import { DEFAULT_CC_PAIR_ID, extensionsFor, FILE_KINDS } from '@kis/rules';
+import { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
+import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
 import { checkSource } from '../../enums.js';
-import { ExitCode, type ExitCodeValue, UsageError } from '../../errors.js';
+import { ExitCode, type ExitCodeValue } from '../../errors.js';
 import { describeFailure } from '../../failure.js';
+import { EXAMPLES, wrap } from '../../help-text.js';
+import { inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
+import { type InterruptSource, onInterrupts } from '../../interrupts.js';
 import type { Output } from '../../output.js';
-import { createProgress } from '../../progress.js';
-import { inputSources, readInputs, resolveBaseDir } from './inputs.js';
+import { createProgress, type ProgressReporter } from '../../progress.js';
+import { addRunOptions, type RunFlags, runLimits } from '../../run-options.js';
+import { connect, type Journal, openRunJournal } from '../../run-setup.js';
 import { IngestReport, stopMessage } from './report.js';
 
-export { pairsLabel } from './report.js';
-
-export interface IngestOptions {
+/** What `kis ingest` reads besides the shared run options. */
+export interface IngestOptions extends RunFlags {
   ccPair?: number;
-  source?: string;
-  /** The most requests in flight: the ceiling of the adaptive limit. */
-  concurrency: number;
-  minConcurrency?: number;
-  /** Keep the limit at `concurrency` (no adaptation). */
-  fixedConcurrency?: boolean;
-  /** `--retry-for`, in ms. */
-  retryFor?: number;
-  /** `--max-outage`, in ms. */
-  maxOutage?: number;
   journal?: string;
   dryRun?: boolean;
-  include: string[];
-  exclude: string[];
-  baseDir?: string;
 }
 
-/** The signals that interrupt a run; injectable so tests can drive them in-process. */
-export interface InterruptSource {
-  on(event: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
-  off(event: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+// What the help lists comes from the rule book (`@kis/rules`), never a copy.
+const INGEST_EXTENSIONS = extensionsFor('ingest');
+const IMAGE_EXTENSIONS = INGEST_EXTENSIONS.filter((ext) => FILE_KINDS[ext]?.kind === 'image');
+const TEXT_EXTENSIONS = INGEST_EXTENSIONS.filter((ext) => FILE_KINDS[ext]?.kind !== 'image');
+
+const HELP_AFTER =
+  EXAMPLES([
+    'kis ingest ./docs --cc-pair 2',
+    'kis ingest ./docs --cc-pair 2 --journal .kis/docs.jsonl',
+    'kis ingest ./docs --cc-pair 2 --concurrency 16 --retry-for 30m --max-outage 15m',
+    'kis ingest ./docs --cc-pair 2 --concurrency 4 --fixed-concurrency',
+    'kis ingest export.jsonl --cc-pair 2',
+    'cat export.jsonl | kis ingest - --cc-pair 2',
+    "kis ingest ./site --include '*.html' --exclude 'drafts/**' --source web --dry-run",
+  ]) +
+  `
+${wrap(
+  `Files (${TEXT_EXTENSIONS.join(' ')}, images ${IMAGE_EXTENSIONS.join(' ')}) become one document
+each, with id = the file's path relative to the current directory (or --base-dir), so a re-run
+updates instead of duplicating; metadata records file_type and relative_path. Images are
+uploaded (once per distinct content) and become image sections. Hidden files and unsupported types inside directories
+are ignored. A JSONL line is a document, or an ingestion request {"document", "cc_pair_id"}.
+Each document is retried until it is stored or its failure is final (--retry-for); when the
+server stops answering, the run pauses and resumes by itself, and stops (exit 3) after
+--max-outage. Ctrl-C finishes the requests in flight, records them in the journal and exits 130;
+run the same command again to resume. --dry-run needs no server: it prints each document's id.`,
+)}
+`;
+
+/** `kis ingest`: the shared run options, then its own. */
+export function ingestCommand({ act, interrupts }: CommandEnv): Command {
+  return addRunOptions(new Command('ingest'))
+    .description(
+      'push files, folders and JSONL exports into the index: text extracted, images uploaded, concurrent, resumable',
+    )
+    .argument(
+      '<paths...>',
+      'files, directories (walked recursively), .jsonl files of documents or ingestion requests, or - for JSONL on stdin',
+    )
+    .option(
+      '--cc-pair <id>',
+      `cc pair the documents are attached to (default: the server's default pair, ${DEFAULT_CC_PAIR_ID})`,
+      intArg(0),
+    )
+    .option(
+      '--journal <file>',
+      'record acknowledged documents in FILE; a re-run with the same FILE skips them (resume)',
+    )
+    .option(
+      '--dry-run',
+      "validate and extract everything and print each document's id; send nothing (no server needed)",
+    )
+    .addHelpText('after', HELP_AFTER)
+    .action(
+      act((ctx, paths: string[], options: IngestOptions) =>
+        runIngest(ctx, paths, options, interrupts),
+      ),
+    );
 }
 
-export type Journal = NonNullable<IngestManyOptions['journal']> & { close(): void };
-
-export async function ingestCommand(
+/** `kis ingest PATH…`: the run, reported as it goes; the exit code. */
+export async function runIngest(
   ctx: Context,
   paths: string[],
   options: IngestOptions,
@@ -95,16 +139,41 @@ export async function ingestCommand(
     ...(options.ccPair === undefined ? {} : { ccPairId: options.ccPair }),
     ...(journal ? { journal: journal.journal } : {}),
   });
-  const interruption = onInterrupts(interrupts, {
+  const { summary, interrupted } = await followRun(run, {
+    report,
+    progress,
+    abort,
+    interrupts,
+    journal: journal?.journal,
+  });
+  report.summary(summary, { interrupted, journalPath: journal?.path, ccPair: options.ccPair });
+  return exitCode(out, summary, { interrupted, baseUrl, journal: options.journal });
+}
+
+/**
+ * Reports the results as they come until the run ends (Ctrl-C stops it, a second one aborts the
+ * requests in flight), then closes the progress and the journal.
+ */
+async function followRun(
+  run: IngestRun,
+  on: {
+    report: IngestReport;
+    progress: ProgressReporter;
+    abort: AbortController;
+    interrupts: InterruptSource;
+    journal: Journal | undefined;
+  },
+): Promise<{ summary: IngestSummary; interrupted: boolean }> {
+  const { report, progress } = on;
+  const interruption = onInterrupts(on.interrupts, {
     first: () => {
       progress.log(
         'interrupted: finishing the requests in flight (press Ctrl-C again to abort them)',
       );
-      run?.stop();
+      run.stop();
     },
-    again: () => abort.abort(),
+    again: () => on.abort.abort(),
   });
-
   let summary: IngestSummary;
   try {
     for await (const result of run) report.result(result);
@@ -112,85 +181,9 @@ export async function ingestCommand(
   } finally {
     interruption.off();
     progress.stop();
-    journal?.journal.close();
+    on.journal?.close();
   }
-  const interrupted = interruption.count() > 0;
-  report.summary(summary, { interrupted, journalPath: journal?.path, ccPair: options.ccPair });
-  return exitCode(out, summary, { interrupted, baseUrl, journal: options.journal });
-}
-
-/**
- * The run's limits from `--concurrency`, `--min-concurrency`, `--fixed-concurrency`, `--retry-for`
- * and `--max-outage` (usage errors for combinations that make no sense).
- */
-export function runLimits(options: IngestOptions): IngestManyOptions {
-  const { concurrency, minConcurrency } = options;
-  if (minConcurrency !== undefined) {
-    if (options.fixedConcurrency === true) {
-      throw new UsageError(
-        '--min-concurrency: not with --fixed-concurrency (the limit stays at --concurrency)',
-      );
-    }
-    if (minConcurrency > concurrency) {
-      throw new UsageError(
-        `--min-concurrency: ${minConcurrency} is above --concurrency ${concurrency}`,
-      );
-    }
-  }
-  return {
-    concurrency,
-    adaptive: options.fixedConcurrency !== true,
-    ...(minConcurrency === undefined ? {} : { minConcurrency }),
-    ...(options.retryFor === undefined ? {} : { retryForMs: options.retryFor }),
-    ...(options.maxOutage === undefined ? {} : { maxOutageMs: options.maxOutage }),
-  };
-}
-
-/** The client: the configured one, or for a dry run (which sends nothing) one without a server. */
-export async function connect(
-  ctx: Context,
-  dryRun: boolean,
-): Promise<{ client: KisClient; baseUrl: string | undefined }> {
-  if (dryRun) return { client: await ctx.offlineClient(), baseUrl: undefined };
-  const { baseUrl } = await ctx.connection();
-  return { client: await ctx.client(), baseUrl };
-}
-
-/** Opens `--journal FILE` (creating its directory); usage error when it cannot be used. */
-export async function openRunJournal(
-  file: string | undefined,
-  cwd: string,
-): Promise<{ journal: Journal; path: string } | undefined> {
-  if (file === undefined) return undefined;
-  const path = resolve(cwd, file);
-  try {
-    await mkdir(dirname(path), { recursive: true });
-    return { journal: openJournal(path, { fsync: false }), path };
-  } catch (error) {
-    throw new UsageError(`--journal: cannot use "${file}": ${fsReason(error)}`);
-  }
-}
-
-/** Listens for Ctrl-C (and SIGTERM): `first` the first time, `again` after that. */
-export function onInterrupts(
-  interrupts: InterruptSource,
-  handlers: { first: () => void; again: () => void },
-): { count(): number; off(): void } {
-  let count = 0;
-  const listener = () => {
-    count++;
-    if (count === 1) handlers.first();
-    else handlers.again();
-  };
-  interrupts.on('SIGINT', listener);
-  interrupts.on('SIGTERM', listener);
-  return {
-    count: () => count,
-    off: () => {
-      interrupts.off('SIGINT', listener);
-      interrupts.off('SIGTERM', listener);
-    },
-  };
+  return { summary, interrupted: interruption.count() > 0 };
 }
 
 /**

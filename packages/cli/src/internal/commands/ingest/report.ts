@@ -3,7 +3,7 @@ import type { IngestProgress, IngestResult, IngestSummary } from '@kis/client';
 import { oneLine } from '../../errors.js';
 import { describeFailure } from '../../failure.js';
 import { formatDuration, formatRate, type Output } from '../../output.js';
-import type { ProgressCounts } from '../../progress.js';
+import { type ProgressCounts, progressCounts } from '../../progress.js';
 
 export interface ReportOptions {
   dryRun: boolean;
@@ -19,20 +19,6 @@ export interface RunEnd {
   journalPath: string | undefined;
   /** `--cc-pair`. */
   ccPair: number | undefined;
-}
-
-/** The progress line's counts from a run's progress (kis ingest and kis sync alike). */
-export function progressCounts(p: IngestProgress): ProgressCounts {
-  return {
-    processed: p.done,
-    failed: p.failed,
-    skipped: p.skipped,
-    ratePerSec: p.ratePerSec,
-    concurrency: p.concurrency,
-    waiting: p.waiting,
-    pausedSince: p.pausedSince,
-    pauseReason: p.pauseReason,
-  };
 }
 
 /**

@@ -1,16 +1,16 @@
 import type { ConnectorCreateRequest, KisClient } from '@kis/client';
-import { configFromSets } from '../connector-fields.js';
-import type { Context } from '../context.js';
-import { accessTypes, checkEnum, checkSource, inputTypes } from '../enums.js';
-import { CliError, ExitCode, type ExitCodeValue, oneLine, UsageError } from '../errors.js';
-import { describeFailure } from '../failure.js';
+import { configFromSets } from '../../connector-fields.js';
+import type { Context } from '../../context.js';
+import { accessTypes, checkEnum, checkSource, inputTypes } from '../../enums.js';
+import { CliError, ExitCode, type ExitCodeValue, oneLine, UsageError } from '../../errors.js';
+import { describeFailure } from '../../failure.js';
 import {
   describeJsonType,
   isPlainObject,
   parseByExtension,
   readObjectArg,
   readTextFile,
-} from '../structured.js';
+} from '../../structured.js';
 
 export interface ConnectorCreateOptions {
   name?: string;
@@ -51,21 +51,43 @@ export function parseCredentialArg(value: string): number | 'auto' {
   );
 }
 
+/** A credential given in a `--from` entry (a number or a string) or as `--credential`. */
+function credentialOf(raw: unknown, field: string): number | 'auto' {
+  if (raw === undefined || raw === null) return 'auto';
+  if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0) return raw;
+  if (typeof raw === 'string') {
+    try {
+      return parseCredentialArg(raw);
+    } catch {
+      throw new UsageError(
+        `${field}: expected a credential id (an integer ≥ 0) or "auto", got "${raw}"`,
+      );
+    }
+  }
+  throw new UsageError(
+    `${field}: expected a credential id (an integer ≥ 0) or "auto", got ${JSON.stringify(raw)}`,
+  );
+}
+
+/** The fields of one connector, from the flags or a `--from` entry, before they are checked. */
+interface SpecFields {
+  name: unknown;
+  source: unknown;
+  config: unknown;
+  inputType: unknown;
+  accessType: unknown;
+  refreshFreq: unknown;
+  pruneFreq: unknown;
+  credential: unknown;
+}
+
+/** Checks the fields (errors name them as `names` says, after `where`) and builds the spec. */
 function buildSpec(
   where: string,
-  fields: {
-    name: unknown;
-    source: unknown;
-    config: unknown;
-    inputType: unknown;
-    accessType: unknown;
-    refreshFreq: unknown;
-    pruneFreq: unknown;
-    credential: unknown;
-  },
-  names: Record<keyof typeof fields, string>,
+  fields: SpecFields,
+  names: Record<keyof SpecFields, string>,
 ): ConnectorSpec {
-  const need = (key: keyof typeof fields): string => {
+  const need = (key: keyof SpecFields): string => {
     const value = fields[key];
     if (value === undefined || value === null || value === '') {
       throw new UsageError(`${where}missing ${names[key]}`);
@@ -108,23 +130,7 @@ function buildSpec(
   };
   const refresh = seconds('refreshFreq');
   const prune = seconds('pruneFreq');
-  let credential: number | 'auto' = 'auto';
-  const rawCredential = fields.credential;
-  if (typeof rawCredential === 'number' && Number.isInteger(rawCredential) && rawCredential >= 0) {
-    credential = rawCredential;
-  } else if (typeof rawCredential === 'string') {
-    try {
-      credential = parseCredentialArg(rawCredential);
-    } catch {
-      throw new UsageError(
-        `${where}${names.credential}: expected a credential id (an integer ≥ 0) or "auto", got "${rawCredential}"`,
-      );
-    }
-  } else if (rawCredential !== undefined && rawCredential !== null) {
-    throw new UsageError(
-      `${where}${names.credential}: expected a credential id (an integer ≥ 0) or "auto", got ${JSON.stringify(rawCredential)}`,
-    );
-  }
+  const credential = credentialOf(fields.credential, `${where}${names.credential}`);
   const connector = {
     name,
     source,
@@ -148,7 +154,7 @@ const FLAG_NAMES = {
   credential: '--credential',
 } as const;
 
-export async function connectorCreateCommand(
+export async function runConnectorCreate(
   ctx: Context,
   options: ConnectorCreateOptions,
 ): Promise<ExitCodeValue> {
@@ -223,11 +229,8 @@ function entryField(entry: Record<string, unknown>, ...keys: string[]): unknown 
   return undefined;
 }
 
-async function createFromFile(
-  ctx: Context,
-  path: string,
-  defaults: ConnectorCreateOptions,
-): Promise<ExitCodeValue> {
+/** `--set`, `--name` and `--config` describe one connector: not with `--from`. */
+function checkFlagsWithFrom(defaults: ConnectorCreateOptions): void {
   if ((defaults.set ?? []).length > 0) {
     throw new UsageError(
       'connector create: --set cannot be used with --from (give the config in the file)',
@@ -240,12 +243,57 @@ async function createFromFile(
       );
     }
   }
+}
+
+/** The keys of a `--from` entry, named in its errors. */
+const ENTRY_KEYS = {
+  name: 'name',
+  source: 'source',
+  config: 'connector_specific_config',
+  inputType: 'input_type',
+  accessType: 'access_type',
+  refreshFreq: 'refresh_freq',
+  pruneFreq: 'prune_freq',
+  credential: 'credential',
+} as const;
+
+/** One `--from` entry's spec: its keys (snake_case, kebab-case or camelCase), else the flags. */
+function entrySpec(
+  entry: Record<string, unknown>,
+  where: string,
+  defaults: ConnectorCreateOptions,
+): ConnectorSpec {
+  return buildSpec(
+    where,
+    {
+      name: entry.name,
+      source: entryField(entry, 'source') ?? defaults.source,
+      config: entryField(entry, 'connector_specific_config', 'config'),
+      inputType: entryField(entry, 'input_type', 'input-type', 'inputType') ?? defaults.inputType,
+      accessType:
+        entryField(entry, 'access_type', 'access-type', 'accessType') ?? defaults.accessType,
+      refreshFreq:
+        entryField(entry, 'refresh_freq', 'refresh-freq', 'refreshFreq') ?? defaults.refreshFreq,
+      pruneFreq: entryField(entry, 'prune_freq', 'prune-freq', 'pruneFreq') ?? defaults.pruneFreq,
+      credential:
+        entryField(entry, 'credential', 'credential_id', 'credentialId') ?? defaults.credential,
+    },
+    ENTRY_KEYS,
+  );
+}
+
+/** Creates every connector of a `--from` list; a bad entry is reported and the others go on. */
+async function createFromFile(
+  ctx: Context,
+  path: string,
+  defaults: ConnectorCreateOptions,
+): Promise<ExitCodeValue> {
+  checkFlagsWithFrom(defaults);
   const list = await readConnectorList(path, ctx.io.cwd);
   const { out } = ctx;
   const client: KisClient = await ctx.client();
   let created = 0;
   let failed = 0;
-  const failures: string[] = [];
   for (const [i, entry] of list.entries()) {
     const label = `entry ${i + 1}`;
     const where = `${path}: ${label}: `;
@@ -255,35 +303,7 @@ async function createFromFile(
         throw new UsageError(`${where}expected an object, got ${describeJsonType(entry)}`);
       }
       name = typeof entry.name === 'string' ? entry.name : undefined;
-      const spec = buildSpec(
-        name ? `${path}: ${label} ("${name}"): ` : where,
-        {
-          name: entry.name,
-          source: entryField(entry, 'source') ?? defaults.source,
-          config: entryField(entry, 'connector_specific_config', 'config'),
-          inputType:
-            entryField(entry, 'input_type', 'input-type', 'inputType') ?? defaults.inputType,
-          accessType:
-            entryField(entry, 'access_type', 'access-type', 'accessType') ?? defaults.accessType,
-          refreshFreq:
-            entryField(entry, 'refresh_freq', 'refresh-freq', 'refreshFreq') ??
-            defaults.refreshFreq,
-          pruneFreq:
-            entryField(entry, 'prune_freq', 'prune-freq', 'pruneFreq') ?? defaults.pruneFreq,
-          credential:
-            entryField(entry, 'credential', 'credential_id', 'credentialId') ?? defaults.credential,
-        },
-        {
-          name: 'name',
-          source: 'source',
-          config: 'connector_specific_config',
-          inputType: 'input_type',
-          accessType: 'access_type',
-          refreshFreq: 'refresh_freq',
-          pruneFreq: 'prune_freq',
-          credential: 'credential',
-        },
-      );
+      const spec = entrySpec(entry, name ? `${path}: ${label} ("${name}"): ` : where, defaults);
       const result = await client.setupConnector({
         connector: spec.connector,
         credential: spec.credential,
@@ -309,7 +329,6 @@ async function createFromFile(
       const message = failure.message.startsWith(path)
         ? failure.message
         : `${path}: ${label}${name ? ` ("${name}")` : ''}: ${failure.message}`;
-      failures.push(message);
       out.result(
         { ...(name ? { name } : {}), entry: i + 1, error: message },
         `${out.out.red('fail')}  ${message}`,
@@ -321,46 +340,4 @@ async function createFromFile(
     `Created ${created} of ${list.length} connector(s)${failed > 0 ? `, ${failed} failed` : ''}.`,
   );
   return failed > 0 ? ExitCode.ItemsFailed : ExitCode.Ok;
-}
-
-export interface ConnectorAssociateOptions {
-  credential: number;
-  name?: string;
-  accessType?: string;
-}
-
-/**
- * `kis connector associate ID --credential ID`: the set-up's last step on its own, for a connector
- * created earlier (by `connector create` stopped after the create, or elsewhere).
- */
-export async function connectorAssociateCommand(
-  ctx: Context,
-  connectorId: number,
-  options: ConnectorAssociateOptions,
-): Promise<ExitCodeValue> {
-  const accessType = checkEnum('--access-type', options.accessType ?? 'public', accessTypes(), {
-    what: 'access type',
-  });
-  const client = await ctx.client();
-  const answer = await client.connectors.associateCredential(connectorId, options.credential, {
-    ...(options.name === undefined ? {} : { name: options.name }),
-    access_type: accessType.toLowerCase() as ConnectorCreateRequest['access_type'],
-  });
-  const ccPairId = typeof answer.data === 'number' ? answer.data : null;
-  if (answer.success === false) {
-    const reason = answer.message ?? 'the server answered success: false';
-    ctx.out.result(
-      { connector_id: connectorId, credential_id: options.credential, error: reason },
-      `${ctx.out.out.red('fail')}  connector ${connectorId} and credential ${options.credential}: ${reason}`,
-    );
-    return ExitCode.ItemsFailed;
-  }
-  ctx.out.result(
-    { connector_id: connectorId, credential_id: options.credential, cc_pair_id: ccPairId },
-    [
-      `Associated credential ${options.credential} with connector ${connectorId}`,
-      `  cc_pair_id:    ${ccPairId ?? '(not returned by the server)'}`,
-    ],
-  );
-  return ExitCode.Ok;
 }

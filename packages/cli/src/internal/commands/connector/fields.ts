@@ -1,8 +1,8 @@
 import type { ConnectorField as FieldInfo, SourceFields } from '@kis/rules';
-import { sourceFields } from '../connector-fields.js';
-import type { Context } from '../context.js';
-import { checkSource } from '../enums.js';
-import { ExitCode, type ExitCodeValue } from '../errors.js';
+import { sourceFields } from '../../connector-fields.js';
+import type { Context } from '../../context.js';
+import { checkSource } from '../../enums.js';
+import { ExitCode, type ExitCodeValue } from '../../errors.js';
 
 const show = (v: unknown) => (v === undefined ? '' : JSON.stringify(v));
 
@@ -53,7 +53,7 @@ function fieldLines(source: string, entry: SourceFields, bold: (s: string) => st
  * `kis connector fields SOURCE`: the config fields and credential keys of a source, from the
  * spec's table (`docs/connector-configs.md`).
  */
-export async function connectorFieldsCommand(ctx: Context, source: string): Promise<ExitCodeValue> {
+export async function runConnectorFields(ctx: Context, source: string): Promise<ExitCodeValue> {
   const value = checkSource('SOURCE', source);
   const entry = sourceFields(value);
   const { out } = ctx;

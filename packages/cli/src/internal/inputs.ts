@@ -15,8 +15,8 @@ import {
   jsonlSource,
   type SourceItem,
 } from '@kis/node';
-import { UsageError } from '../../errors.js';
-import type { Io } from '../../output.js';
+import { UsageError } from './errors.js';
+import type { Io } from './output.js';
 
 /** The PATH arguments, sorted by how they are read. */
 export interface Inputs {

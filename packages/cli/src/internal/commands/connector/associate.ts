@@ -1,0 +1,47 @@
+/**
+ * `kis connector associate ID --credential ID`: the set-up's last step on its own, for a connector
+ * created earlier (by `connector create` stopped after the create, or elsewhere).
+ */
+import type { ConnectorCreateRequest } from '@kis/client';
+import type { Context } from '../../context.js';
+import { accessTypes, checkEnum } from '../../enums.js';
+import { ExitCode, type ExitCodeValue } from '../../errors.js';
+
+export interface ConnectorAssociateOptions {
+  credential: number;
+  name?: string;
+  accessType?: string;
+}
+
+/** Associates the credential, prints the cc pair id; exit 1 when the server says it failed. */
+export async function runConnectorAssociate(
+  ctx: Context,
+  connectorId: number,
+  options: ConnectorAssociateOptions,
+): Promise<ExitCodeValue> {
+  const accessType = checkEnum('--access-type', options.accessType ?? 'public', accessTypes(), {
+    what: 'access type',
+  });
+  const client = await ctx.client();
+  const answer = await client.connectors.associateCredential(connectorId, options.credential, {
+    ...(options.name === undefined ? {} : { name: options.name }),
+    access_type: accessType.toLowerCase() as ConnectorCreateRequest['access_type'],
+  });
+  const ccPairId = typeof answer.data === 'number' ? answer.data : null;
+  if (answer.success === false) {
+    const reason = answer.message ?? 'the server answered success: false';
+    ctx.out.result(
+      { connector_id: connectorId, credential_id: options.credential, error: reason },
+      `${ctx.out.out.red('fail')}  connector ${connectorId} and credential ${options.credential}: ${reason}`,
+    );
+    return ExitCode.ItemsFailed;
+  }
+  ctx.out.result(
+    { connector_id: connectorId, credential_id: options.credential, cc_pair_id: ccPairId },
+    [
+      `Associated credential ${options.credential} with connector ${connectorId}`,
+      `  cc_pair_id:    ${ccPairId ?? '(not returned by the server)'}`,
+    ],
+  );
+  return ExitCode.Ok;
+}

@@ -1,0 +1,205 @@
+/**
+ * `kis sync PATH… --cc-pair ID`: a shell over the client's `kis.sync`. The paths become items as
+ * for `kis ingest` (their ids known before reading); the command says which ids the source owns,
+ * prints the plan, and reports the run (pass.ts), again on every change with `--watch`
+ * (watch.ts). Planning, the journal, retries, outages and deletions are the client's.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { FolderSource } from '@kis/node';
+import { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
+import { intArg } from '../../arg-parsers.js';
+import type { Context } from '../../context.js';
+import { checkSource } from '../../enums.js';
+import { type ExitCodeValue, UsageError } from '../../errors.js';
+import { describeFailure } from '../../failure.js';
+import { EXAMPLES, wrap } from '../../help-text.js';
+import { type Inputs, inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
+import { type InterruptSource, onInterrupts } from '../../interrupts.js';
+import { addRunOptions, runLimits } from '../../run-options.js';
+import { connect, type Journal, openRunJournal } from '../../run-setup.js';
+import { stateFile } from '../../state-files.js';
+import { parseMaxDelete, type SyncCommandOptions } from './options.js';
+import { type Pass, syncPass } from './pass.js';
+import { watchPaths } from './watch.js';
+
+const HELP_AFTER =
+  EXAMPLES([
+    'kis sync ./docs --cc-pair 2 --dry-run',
+    'kis sync ./docs --cc-pair 2 --prune --watch',
+    'kis sync ./docs --cc-pair 2 --prune',
+    'kis sync ./docs --cc-pair 2 --prune --max-delete 10%',
+    'kis sync export.jsonl --cc-pair 2 --namespace crm/ --prune',
+  ]) +
+  `
+${wrap(
+  `The plan comes from the pair's document listing, the journal's content hashes and which ids
+the sync owns: a document is sent when it is new or changed (or when the journal cannot prove it
+unchanged), skipped when unchanged, and deleted with --prune when the paths no longer have it.
+Only owned ids are ever deleted: the ids under each directory given (document ids are paths
+relative to the current directory or --base-dir, as for kis ingest), or under --namespace. A
+prune over --max-delete is refused (exit 2) unless --force. Exit 0 when the pair equals the
+paths, 1 when documents failed (listed), 3 when the server stopped the run.`,
+)}
+`;
+
+/** `kis sync`: the shared run options, then its own. */
+export function syncCommand({ act, interrupts }: CommandEnv): Command {
+  return addRunOptions(new Command('sync'))
+    .description(
+      'make a cc pair equal to folders or a JSONL export: create, update, skip the unchanged, and (--prune) delete what is gone',
+    )
+    .argument('<paths...>', 'as for `kis ingest`: files, directories, .jsonl files, or - for stdin')
+    .requiredOption('--cc-pair <id>', 'the cc pair to keep equal to the paths', intArg(0))
+    .option('--prune', 'delete the documents this sync owns that are gone from the paths')
+    .option(
+      '--max-delete <n|p%>',
+      'the most owned documents a prune may delete, a count or a share (default 50%)',
+    )
+    .option('--force', 'prune past --max-delete')
+    .option(
+      '--namespace <prefix>',
+      'put PREFIX before every document id and own exactly the ids under it (default: each directory owns the ids under its path)',
+    )
+    .option(
+      '--journal <file>',
+      'content hashes of acknowledged documents (default .kis/sync/<base URL>-pair-<id>.jsonl)',
+    )
+    .option('--dry-run', 'print the plan and send nothing')
+    .option(
+      '--watch',
+      'after the first sync, sync again each time the paths change (Ctrl-C to stop)',
+    )
+    .addHelpText('after', HELP_AFTER)
+    .action(
+      act((ctx, paths: string[], options: SyncCommandOptions) =>
+        runSync(ctx, paths, options, interrupts),
+      ),
+    );
+}
+
+/** `kis sync PATH… --cc-pair ID`: the sources, the journal, then the passes; the exit code. */
+export async function runSync(
+  ctx: Context,
+  paths: string[],
+  options: SyncCommandOptions,
+  interrupts: InterruptSource,
+): Promise<ExitCodeValue> {
+  const { out, io } = ctx;
+  const limits = runLimits(options);
+  const maxDelete = parseMaxDelete(options.maxDelete);
+  const source = options.source === undefined ? undefined : checkSource('--source', options.source);
+  const baseDir = await resolveBaseDir(io.cwd, options.baseDir);
+  const inputs = await readInputs(paths, io);
+  if (options.watch && (inputs.stdin || options.dryRun)) {
+    throw new UsageError('sync --watch: not with - (stdin) or --dry-run');
+  }
+  const sources = inputSources(inputs, io.stdin, {
+    baseDir,
+    include: options.include,
+    exclude: options.exclude,
+    source,
+    idPrefix: options.namespace,
+    // the base URL is known by the time an upload fails
+    describeUploadFailure: (error) => describeFailure(error, baseUrl).message,
+    onIgnored: (ref, reason) => out.result({ ref, status: 'ignored', reason }),
+    onWarning: (ref, message) => out.warn(`${ref}: ${message}`),
+  });
+  const owns = ownership(inputs, sources.folder, options);
+  const { client, baseUrl } = await connect(ctx, false);
+  const journalPath = options.journal ?? defaultJournal(baseUrl ?? '', options.ccPair);
+  // a dry run reads a journal that exists and creates none
+  const journal =
+    options.dryRun && !existsSync(resolve(io.cwd, journalPath))
+      ? undefined
+      : await openRunJournal(journalPath, io.cwd);
+  const pass: Pass = {
+    ctx,
+    options,
+    client,
+    baseUrl,
+    items: sources.items,
+    syncOptions: {
+      ...limits,
+      ccPairId: options.ccPair,
+      owns,
+      ...(journal ? { journal: journal.journal } : {}),
+      ...(options.prune ? { prune: true } : {}),
+      ...(maxDelete === undefined ? {} : { maxDelete }),
+      ...(options.force ? { force: true } : {}),
+    },
+    current: undefined,
+    abort: new AbortController(),
+  };
+  return runPasses(pass, [...inputs.walk, ...inputs.jsonl], interrupts, journal?.journal);
+}
+
+/**
+ * The first pass, then with `--watch` one per change of `watched` until Ctrl-C (which lets the
+ * requests in flight finish; a second one aborts them). Closes the journal at the end.
+ */
+async function runPasses(
+  pass: Pass,
+  watched: string[],
+  interrupts: InterruptSource,
+  journal: Journal | undefined,
+): Promise<ExitCodeValue> {
+  const { out } = pass.ctx;
+  let stopWatching: (() => void) | undefined;
+  const interruption = onInterrupts(interrupts, {
+    first: () => {
+      if (pass.current) {
+        out.info(
+          'interrupted: finishing the requests in flight (press Ctrl-C again to abort them)',
+        );
+        pass.current.stop();
+      }
+      stopWatching?.();
+    },
+    again: () => pass.abort.abort(),
+  });
+  try {
+    const code = await syncPass(pass);
+    if (!pass.options.watch || interruption.count() > 0) return code;
+    return await watchPaths(pass, watched, code, (stop) => {
+      stopWatching = stop;
+    });
+  } finally {
+    interruption.off();
+    journal?.close();
+  }
+}
+
+/**
+ * The ids this sync owns (the only ones it may delete): `--namespace`, else each directory's
+ * path and each file's id. A PATH that is the base directory itself would own every id of the
+ * pair, so a prune then needs `--namespace`; so do JSONL and stdin inputs, whose ids are their
+ * own.
+ */
+function ownership(
+  inputs: Inputs,
+  folder: FolderSource | undefined,
+  options: SyncCommandOptions,
+): readonly string[] | ((id: string) => boolean) {
+  if (options.namespace === '') throw new UsageError('--namespace: expected a non-empty prefix');
+  if (options.namespace !== undefined) return [options.namespace];
+  const needNamespace = (why: string) =>
+    new UsageError(`sync --prune: ${why}; give --namespace PREFIX (the ids this sync owns)`);
+  if (options.prune && (inputs.jsonl.length > 0 || inputs.stdin)) {
+    throw needNamespace('JSONL input carries ids of its own');
+  }
+  if (folder?.ownsEverything) {
+    if (options.prune) throw needNamespace('the base directory owns every id');
+    return ownsNothing; // without --prune: other sources' documents are not reported as gone
+  }
+  return folder ? folder.owns : ownsNothing;
+}
+
+/** What a sync owns with no --namespace and only JSONL input, or the base directory as PATH. */
+const ownsNothing = (): boolean => false;
+
+/** The default journal: `.kis/sync/<base URL>-pair-<id>.jsonl`, one per server and pair. */
+function defaultJournal(baseUrl: string, ccPair: number): string {
+  return stateFile('sync', baseUrl, `-pair-${ccPair}.jsonl`);
+}

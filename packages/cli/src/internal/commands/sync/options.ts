@@ -1,0 +1,27 @@
+/** The options of `kis sync`: the shared run options, its own, and `--max-delete` read. */
+
+import { UsageError } from '../../errors.js';
+import type { RunFlags } from '../../run-options.js';
+
+export interface SyncCommandOptions extends RunFlags {
+  ccPair: number;
+  journal?: string;
+  dryRun?: boolean;
+  prune?: boolean;
+  /** `--max-delete N|P%`. */
+  maxDelete?: string;
+  force?: boolean;
+  namespace?: string;
+  /** Keep syncing as the paths change. */
+  watch?: boolean;
+}
+
+/** `--max-delete`: a count or a share. */
+export function parseMaxDelete(value: string | undefined): number | `${number}%` | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (/^\d+(\.\d+)?%$/.test(value) && Number.parseFloat(value) <= 100) return value as `${number}%`;
+  throw new UsageError(
+    `--max-delete: expected a count (e.g. 20) or a share (e.g. 10%), got "${value}"`,
+  );
+}

@@ -1,0 +1,179 @@
+/** One pass of `kis sync`: the plan printed, then (unless a dry run) its run reported. */
+import type { KisClient } from '@kis/client';
+import {
+  type SyncItem,
+  type SyncOptions,
+  type SyncPlan,
+  type SyncResult,
+  type SyncRun,
+  type SyncSummary,
+  sync,
+} from '@kis/node';
+import type { Context } from '../../context.js';
+import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { describeFailure } from '../../failure.js';
+import { formatDuration, type Output } from '../../output.js';
+import { createProgress, progressCounts } from '../../progress.js';
+import type { SyncCommandOptions } from './options.js';
+
+/** What one sync pass needs, set up once per command (and kept across `--watch` passes). */
+export interface Pass {
+  ctx: Context;
+  options: SyncCommandOptions;
+  client: KisClient;
+  baseUrl: string | undefined;
+  items: () => Iterable<SyncItem> | AsyncIterable<SyncItem>;
+  syncOptions: Omit<SyncOptions, 'signal' | 'onProgress'>;
+  /** The run in progress, for Ctrl-C. */
+  current: SyncRun | undefined;
+  abort: AbortController;
+}
+
+/** One sync: the plan, then (unless a dry run) its run; the exit code of that pass. */
+export async function syncPass(pass: Pass): Promise<ExitCodeValue> {
+  const { ctx, options, baseUrl } = pass;
+  const { out, io } = ctx;
+  const progress = createProgress(io, {
+    label: 'syncing',
+    enabled: !out.mode.quiet,
+    paint: out.err,
+  });
+  const started = Date.now();
+  try {
+    const session = await sync(pass.client, pass.items(), {
+      ...pass.syncOptions,
+      signal: pass.abort.signal,
+      onProgress: (p) => progress.update(progressCounts(p)),
+    });
+    const { plan } = session;
+    printPlan(out, plan, options);
+    if (plan.refused) {
+      out.error(
+        `refusing to sync: ${plan.refused.replace('force it', 'pass --force (or raise --max-delete)')}`,
+      );
+      return ExitCode.Usage;
+    }
+    if (options.dryRun) {
+      out.info('dry run: nothing was sent');
+      return ExitCode.Ok;
+    }
+    progress.setTotal(plan.create.length + plan.update.length + plan.unknown.length);
+    const run = session.run();
+    pass.current = run;
+    const failures: string[] = [];
+    for await (const r of run) report(out, r, failures, baseUrl);
+    const summary = await run.done();
+    pass.current = undefined;
+    progress.stop();
+    printSummary(out, summary, Date.now() - started, failures);
+    if (summary.stopped === 'cancelled') return ExitCode.Interrupted;
+    if (summary.stopped) {
+      out.error(`the run stopped: ${summary.stopped}; run the same command again to resume`);
+      return ExitCode.Fatal;
+    }
+    return summary.failed + summary.notDeletable > 0 ? ExitCode.ItemsFailed : ExitCode.Ok;
+  } finally {
+    pass.current = undefined;
+    progress.stop();
+  }
+}
+
+/** The summary (and, in text, the failures listed at the end). */
+function printSummary(
+  out: Output,
+  summary: SyncSummary,
+  elapsedMs: number,
+  failures: readonly string[],
+): void {
+  out.result(
+    {
+      summary: {
+        ...summary,
+        ingest: undefined,
+        // sends beyond one per document: retries, and hedges of slow answers
+        retried: summary.ingest?.retried ?? 0,
+        hedged: summary.ingest?.hedged ?? 0,
+        elapsed_ms: elapsedMs,
+      },
+    },
+    summaryLines(summary, elapsedMs),
+  );
+  if (failures.length > 0 && !out.mode.json) {
+    out.human('Failures:');
+    for (const f of failures) out.human(`  ${f}`);
+  }
+}
+
+function printPlan(out: Output, plan: SyncPlan, options: SyncCommandOptions): void {
+  const perDocument = out.mode.json || out.mode.verbose;
+  if (perDocument) {
+    // a line per document of the source (thousands): each built only in the form printed
+    const json = out.mode.json;
+    out.batch(() => {
+      for (const action of ['create', 'update', 'unchanged', 'delete'] as const) {
+        const label = action.padEnd(9);
+        for (const { documentId, ref } of plan[action]) {
+          if (json) {
+            out.result(
+              ref
+                ? { plan: action, document_id: documentId, ref }
+                : { plan: action, document_id: documentId },
+            );
+          } else out.human(`${label} ${ref ?? readableId(documentId)}`);
+        }
+      }
+    });
+  }
+  const counts = {
+    create: plan.create.length,
+    update: plan.update.length,
+    unchanged: plan.unchanged.length,
+    delete: plan.delete.length,
+    owned: plan.owned,
+  };
+  out.result(
+    {
+      plan: counts,
+      prune: options.prune === true,
+      ...(plan.refused ? { refused: plan.refused } : {}),
+    },
+    `Plan for cc pair ${options.ccPair}: ${counts.create} to create, ${counts.update} to update, ${counts.unchanged} unchanged, ${counts.delete} to delete (of ${counts.owned} owned)`,
+  );
+  if (counts.delete > 0 && !options.prune) {
+    out.info(`${counts.delete} owned document(s) are gone from the source; --prune deletes them`);
+  }
+  if (plan.pruneBlocked) out.warn(`not pruning: ${plan.pruneBlocked}`);
+}
+
+function summaryLines(s: SyncSummary, elapsedMs: number): string[] {
+  const how = s.stopped ? 'Stopped' : 'Done';
+  return [
+    `${how} in ${formatDuration(elapsedMs)}: ${s.created} created, ${s.updated} updated, ${s.unchanged} unchanged, ${s.deleted} deleted, ${s.failed} failed${s.notDeletable ? `, ${s.notDeletable} not deletable` : ''}${s.aborted ? `, ${s.aborted} aborted` : ''}`,
+  ];
+}
+
+/** One result: a JSON line (`--json`), a text line with `--verbose`; failures kept for the end. */
+function report(out: Output, r: SyncResult, failures: string[], baseUrl: string | undefined): void {
+  const line: Record<string, unknown> = { action: r.action, status: r.status };
+  if (r.documentId) line.document_id = r.documentId;
+  if (r.ref) line.ref = r.ref;
+  const name = r.ref ?? (r.documentId ? readableId(r.documentId) : '?');
+  if (r.status === 'failed' || r.status === 'not-deletable') {
+    const reason = describeFailure(r.error, baseUrl).message;
+    line.error = reason;
+    failures.push(`${r.action} ${name}: ${reason}`);
+  }
+  out.result(
+    line,
+    out.mode.verbose ? `${r.action.padEnd(7)} ${r.status.padEnd(8)} ${name}` : undefined,
+  );
+}
+
+/** A stored id as people wrote it (`docs%2Fa.md` → `docs/a.md`), for text output. */
+function readableId(id: string): string {
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return id;
+  }
+}

@@ -1,0 +1,34 @@
+/** What a run of `kis ingest` or `kis sync` opens before it starts: the client and the journal. */
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { IngestManyOptions, KisClient } from '@kis/client';
+import { fsReason, openJournal } from '@kis/node';
+import type { Context } from './context.js';
+import { UsageError } from './errors.js';
+
+export type Journal = NonNullable<IngestManyOptions['journal']> & { close(): void };
+
+/** The client: the configured one, or for a dry run (which sends nothing) one without a server. */
+export async function connect(
+  ctx: Context,
+  dryRun: boolean,
+): Promise<{ client: KisClient; baseUrl: string | undefined }> {
+  if (dryRun) return { client: await ctx.offlineClient(), baseUrl: undefined };
+  const { baseUrl } = await ctx.connection();
+  return { client: await ctx.client(), baseUrl };
+}
+
+/** Opens `--journal FILE` (creating its directory); usage error when it cannot be used. */
+export async function openRunJournal(
+  file: string | undefined,
+  cwd: string,
+): Promise<{ journal: Journal; path: string } | undefined> {
+  if (file === undefined) return undefined;
+  const path = resolve(cwd, file);
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    return { journal: openJournal(path, { fsync: false }), path };
+  } catch (error) {
+    throw new UsageError(`--journal: cannot use "${file}": ${fsReason(error)}`);
+  }
+}

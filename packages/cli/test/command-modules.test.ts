@@ -1,0 +1,238 @@
+import { PassThrough } from 'node:stream';
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { ExitCode, run } from '../src/index.js';
+import type { CommandEnv } from '../src/internal/action.js';
+import { applyCommand } from '../src/internal/commands/apply.js';
+import { connectorCommand } from '../src/internal/commands/connector/index.js';
+import { credentialCommand } from '../src/internal/commands/credential.js';
+import { docsCommand } from '../src/internal/commands/docs.js';
+import { doctorCommand } from '../src/internal/commands/doctor.js';
+import { emulatorCommand } from '../src/internal/commands/emulator.js';
+import { exportCommand } from '../src/internal/commands/export.js';
+import { ingestCommand } from '../src/internal/commands/ingest/index.js';
+import { sourcesCommand } from '../src/internal/commands/sources.js';
+import { syncCommand } from '../src/internal/commands/sync/index.js';
+import { uploadCommand } from '../src/internal/commands/upload.js';
+import type { Io } from '../src/internal/output.js';
+import { createProgram } from '../src/internal/program.js';
+
+// Every command of `kis` (path|aliases) with its arguments and options (flags, "(required)",
+// "= default"), as they were when program.ts held them all: the split changed none of them.
+// @kis/emulator's flags are added to `kis emulator` at start-up, not by its module.
+const PINNED: Record<string, readonly string[]> = {
+  '': [
+    '-V, --version',
+    '--base-url <url>',
+    '--api-key <key>',
+    '--allow-insecure-http',
+    '--api-key-file <file>',
+    '--json',
+    '-q, --quiet',
+    '-v, --verbose',
+    '--no-color',
+  ],
+  'connector|connectors': [],
+  'connector create': [
+    '--name <name>',
+    '--source <source>',
+    '--config <json>',
+    '--set <key=value> = []',
+    '--input-type <type> = "poll"',
+    '--access-type <type> = "public"',
+    '--refresh-freq <seconds>',
+    '--prune-freq <seconds>',
+    '--credential <id|auto> = "auto"',
+    '--from <file>',
+  ],
+  'connector fields': ['<source>'],
+  'connector associate': [
+    '<connector-id>',
+    '--credential <id> (required)',
+    '--name <name>',
+    '--access-type <type> = "public"',
+  ],
+  'credential|credentials': [],
+  'credential list': ['--source <source>'],
+  'credential create': [
+    '--source <source> (required)',
+    '--credential-json <json>',
+    '--set <key=value> = []',
+    '--name <name>',
+    '--admin-public',
+  ],
+  'credential set-private-key': [
+    '<id>',
+    '--file <path> (required)',
+    '--name <name> (required)',
+    '--credential-json <json> (required)',
+    '--field-key <key> (required)',
+    '--type-definition-key <key> (required)',
+  ],
+  upload: ['<files...>'],
+  ingest: [
+    '<paths...>',
+    '--source <source>',
+    '-c, --concurrency <n> = 64',
+    '--min-concurrency <n>',
+    '--fixed-concurrency',
+    '--retry-for <duration>',
+    '--max-outage <duration>',
+    '--include <glob> = []',
+    '--exclude <glob> = []',
+    '--base-dir <dir>',
+    '--cc-pair <id>',
+    '--journal <file>',
+    '--dry-run',
+  ],
+  sync: [
+    '<paths...>',
+    '--source <source>',
+    '-c, --concurrency <n> = 64',
+    '--min-concurrency <n>',
+    '--fixed-concurrency',
+    '--retry-for <duration>',
+    '--max-outage <duration>',
+    '--include <glob> = []',
+    '--exclude <glob> = []',
+    '--base-dir <dir>',
+    '--cc-pair <id> (required)',
+    '--prune',
+    '--max-delete <n|p%>',
+    '--force',
+    '--namespace <prefix>',
+    '--journal <file>',
+    '--dry-run',
+    '--watch',
+  ],
+  'docs|doc': [],
+  'docs list': ['--cc-pair <id>'],
+  'docs delete': ['<ids...>'],
+  emulator: [],
+  apply: [
+    '-f, --file <file> (required)',
+    '--dry-run',
+    '--prune',
+    '-y, --yes',
+    '--secrets-file <file>',
+  ],
+  export: ['-o, --output <file>', '--format <format>'],
+  doctor: ['--cc-pair <id>'],
+  sources: [],
+};
+
+/** Each command module's builder and the one top-level command it must build. */
+const MODULES: readonly [string, (env: CommandEnv) => Command][] = [
+  ['connector', connectorCommand],
+  ['credential', credentialCommand],
+  ['upload', uploadCommand],
+  ['ingest', ingestCommand],
+  ['sync', syncCommand],
+  ['docs', docsCommand],
+  ['emulator', emulatorCommand],
+  ['apply', applyCommand],
+  ['export', exportCommand],
+  ['doctor', doctorCommand],
+  ['sources', sourcesCommand],
+];
+
+const env: CommandEnv = { act: () => async () => undefined, interrupts: process };
+
+/** `PINNED`'s entries for `command` and everything under it. */
+function describeTree(command: Command, path: string[] = []): Record<string, string[]> {
+  const key = [path.join(' '), ...command.aliases()].join('|');
+  const entries: Record<string, string[]> = {
+    [key]: [
+      ...command.registeredArguments.map((a) => {
+        const name = `${a.name()}${a.variadic ? '...' : ''}`;
+        return a.required ? `<${name}>` : `[${name}]`;
+      }),
+      ...command.options.map(
+        (o) =>
+          `${o.flags}${o.mandatory ? ' (required)' : ''}${
+            o.defaultValue === undefined ? '' : ` = ${JSON.stringify(o.defaultValue)}`
+          }`,
+      ),
+    ],
+  };
+  for (const sub of command.commands) {
+    Object.assign(entries, describeTree(sub, [...path, sub.name()]));
+  }
+  return entries;
+}
+
+function capture(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (d: Buffer) => {
+    text += d.toString('utf8');
+  });
+  return { stream, text: () => text };
+}
+
+const io = (): { io: Io; out: () => string; err: () => string } => {
+  const out = capture();
+  const err = capture();
+  return {
+    io: { stdout: out.stream, stderr: err.stream, stdin: process.stdin, env: {}, cwd: '.' },
+    out: out.text,
+    err: err.text,
+  };
+};
+
+describe('one module per command', () => {
+  it.each(MODULES)(
+    'the %s module builds exactly its command, with what was pinned',
+    (name, build) => {
+      const command = build(env);
+      expect(command.name()).toBe(name);
+      expect(command.parent).toBeNull();
+      const pinned = Object.fromEntries(
+        Object.entries(PINNED).filter(([key]) => key.split(/[ |]/)[0] === name),
+      );
+      expect(describeTree(command, [name])).toEqual(pinned);
+    },
+  );
+
+  it('the program is the root command and these modules, in the order the help lists them', () => {
+    const program = createProgram(io().io, env);
+    expect(program.commands.map((c) => c.name())).toEqual(MODULES.map(([name]) => name));
+    expect(describeTree(program)).toEqual(PINNED);
+  });
+
+  it('kis --help lists the same commands', async () => {
+    const { io: streams, out } = io();
+    expect(await run(['--help'], { io: streams })).toBe(ExitCode.Ok);
+    const listed = out()
+      .split('\nCommands:\n')[1]
+      ?.split('\n\n')[0]
+      ?.split('\n')
+      .map((line) => /^ {2}(\S+)/.exec(line)?.[1])
+      .filter((name) => name !== undefined);
+    expect(listed).toEqual([
+      'connector|connectors',
+      'credential|credentials',
+      'upload',
+      'ingest',
+      'sync',
+      'docs|doc',
+      'emulator',
+      'apply',
+      'export',
+      'doctor',
+      'sources',
+      'help',
+    ]);
+  });
+
+  it("subcommands built apart get the program's settings: help flag, one-line errors, exit 2", async () => {
+    const help = io();
+    expect(await run(['docs', 'list', '--help'], { io: help.io })).toBe(ExitCode.Ok);
+    expect(help.out()).toMatch(
+      /-h, --help +show help \(every command has its own, with examples\)/,
+    );
+    const wrong = io();
+    expect(await run(['credential', 'lst'], { io: wrong.io })).toBe(ExitCode.Usage);
+    expect(wrong.err()).toBe("error: unknown command 'lst' (did you mean list?)\n");
+  });
+});
