@@ -49,13 +49,15 @@ describe('parseJsonText', () => {
 });
 
 describe('parseYamlText', () => {
-  it('parses YAML and JSON', () => {
-    expect(parseYamlText('a: 1\nb: [x, y]\n')).toEqual({ a: 1, b: ['x', 'y'] });
-    expect(parseYamlText('{"a": 1}')).toEqual({ a: 1 });
+  it('parses YAML and JSON', async () => {
+    expect(await parseYamlText('a: 1\nb: [x, y]\n')).toEqual({ a: 1, b: ['x', 'y'] });
+    expect(await parseYamlText('{"a": 1}')).toEqual({ a: 1 });
   });
-  it('names the line and column of an error', () => {
-    expect(() => parseYamlText('a: 1\n  b: 2\n')).toThrow(/^invalid YAML at line 1, column 4: /);
-    expect(() => parseYamlText('a: 1\na: 2\n')).toThrow(
+  it('names the line and column of an error', async () => {
+    await expect(parseYamlText('a: 1\n  b: 2\n')).rejects.toThrow(
+      /^invalid YAML at line 1, column 4: /,
+    );
+    await expect(parseYamlText('a: 1\na: 2\n')).rejects.toThrow(
       /^invalid YAML at line 2, column 1: Map keys must be unique/,
     );
   });

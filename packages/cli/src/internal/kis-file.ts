@@ -8,9 +8,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { DesiredStateError, type DesiredStateIssue } from '@kis/client';
 import type { DesiredState } from '@kis/node';
-import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { UsageError } from './errors.js';
 import { fsReason } from './structured.js';
+import { loadYaml } from './yaml-lib.js';
 
 export interface KisFile {
   path: string;
@@ -89,7 +89,7 @@ class References {
   }
 }
 
-function parse(path: string, text: string) {
+async function parse(path: string, text: string) {
   if (/\.json$/i.test(path)) {
     try {
       return { value: JSON.parse(text) as unknown, lineOf: () => undefined };
@@ -97,6 +97,7 @@ function parse(path: string, text: string) {
       throw new UsageError(`${path}: not valid JSON: ${(error as Error).message}`);
     }
   }
+  const { isMap, isSeq, LineCounter, parseDocument } = await loadYaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const first = doc.errors[0];
@@ -125,7 +126,7 @@ export async function readKisFile(
   } catch (error) {
     throw new UsageError(`-f: cannot read file "${path}": ${fsReason(error)}`);
   }
-  const { value, lineOf } = parse(path, text);
+  const { value, lineOf } = await parse(path, text);
   const where = (entry: string) => {
     const m = ENTRY.exec(entry);
     const line = m ? lineOf(m[1] as string, Number(m[2])) : undefined;

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { describeJsonType, fsReason, isPlainObject, parseJsonText } from '@kis/node';
-import { parseDocument } from 'yaml';
 import { oneLine, UsageError } from './errors.js';
+import { loadYaml } from './yaml-lib.js';
 
 // The JSON rules (errors naming line and column) are the client's, shared with its sources.
 export {
@@ -14,7 +14,8 @@ export {
 } from '@kis/node';
 
 /** Parses YAML (a superset of JSON), with the line and column of the first error. */
-export function parseYamlText(text: string): unknown {
+export async function parseYamlText(text: string): Promise<unknown> {
+  const { parseDocument } = await loadYaml();
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   const first = doc.errors[0];
   if (first) {
@@ -27,7 +28,7 @@ export function parseYamlText(text: string): unknown {
 }
 
 /** Parses a file's text by its extension: `.yaml`/`.yml` as YAML, anything else as JSON. */
-export function parseByExtension(path: string, text: string): unknown {
+export async function parseByExtension(path: string, text: string): Promise<unknown> {
   const ext = extname(path).toLowerCase();
   return ext === '.yaml' || ext === '.yml' ? parseYamlText(text) : parseJsonText(text);
 }
@@ -46,7 +47,7 @@ export async function readStructuredArg(
     if (path === '') throw new UsageError(`${flag}: expected a file name after "@"`);
     const text = await readTextFile(flag, path, cwd);
     try {
-      return parseByExtension(path, text);
+      return await parseByExtension(path, text);
     } catch (error) {
       throw new UsageError(`${flag}: ${path}: ${oneLine(error)}`);
     }

@@ -9,12 +9,12 @@ import type { Connector, ConnectorStatus, Credential } from '@kis/client';
 import type { DesiredConnector, DesiredCredential, DesiredState } from '@kis/node';
 import { DEFAULT_CREDENTIAL_ID, DEFAULT_DOCUMENT_SOURCE, isMaskedValue } from '@kis/rules';
 import { Command } from 'commander';
-import { Document, isMap, isSeq } from 'yaml';
 import type { CommandEnv } from '../action.js';
 import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
 import { EXAMPLES } from '../help-text.js';
 import { fsReason } from '../structured.js';
+import { loadYaml } from '../yaml-lib.js';
 
 export interface ExportCommandOptions {
   output?: string;
@@ -133,7 +133,8 @@ export function exportState(
   return out;
 }
 
-function asYaml(exported: Exported, baseUrl: string): string {
+async function asYaml(exported: Exported, baseUrl: string): Promise<string> {
+  const { Document, isMap, isSeq } = await loadYaml();
   const doc = new Document(exported.state);
   doc.commentBefore = [
     ` Exported by kis export from ${baseUrl}.`,
@@ -173,7 +174,7 @@ export async function runExport(
   const text =
     format === 'json'
       ? `${JSON.stringify(exported.state, null, 2)}\n`
-      : asYaml(exported, client.baseUrl);
+      : await asYaml(exported, client.baseUrl);
   if (options.output === undefined || options.output === '-') {
     ctx.io.stdout.write(text);
   } else {

@@ -209,7 +209,7 @@ async function readConnectorList(path: string, cwd: string): Promise<unknown[]> 
   const text = await readTextFile('--from', path, cwd);
   let parsed: unknown;
   try {
-    parsed = parseByExtension(path, text);
+    parsed = await parseByExtension(path, text);
   } catch (error) {
     throw new UsageError(`--from: ${path}: ${oneLine(error)}`);
   }
