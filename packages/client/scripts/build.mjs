@@ -1,6 +1,6 @@
-// Builds dist/ with few JavaScript files: an installed file takes whole 4 KiB blocks, and the
-// client's install is budgeted (at most 4 MB on disk, tests/packaging/README.md); as tsc wrote
-// it, 63 small JavaScript files took 632 KiB on disk for 490 kB.
+// Builds dist/ as a few files: an installed file takes whole 4 KiB blocks, and the client's
+// install is budgeted (at most 4 MB on disk, tests/packaging/README.md); as tsc wrote it, 126
+// small files took 940 KiB on disk for 590 kB of code and declarations.
 //
 // - JavaScript: esbuild bundles the two entry points (index.ts, browser-safe; index.node.ts,
 //   under Node) with code splitting: one chunk they share, and the connector-config validators
@@ -9,16 +9,26 @@
 //   validators generated from the spec, which nobody reads. No `keepNames`: nothing reads a
 //   function's `name` (errors name themselves by their static `kind`), and its wrappers would
 //   add 2 kB (gzip) to every browser app bundling the client (scripts/size.mjs).
-// - Declarations: tsc emits them.
-import { rmSync } from 'node:fs';
+// - Declarations: tsc emits them, rollup-plugin-dts bundles what the public entry reaches into
+//   dist/index.d.ts (both entry points export the same API).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { rollup } from 'rollup';
+// rollup-plugin-dts: the widely used declaration bundler that keeps up with TypeScript releases
+import { dts } from 'rollup-plugin-dts';
 import ts from 'typescript';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(pkg, 'dist');
-/** The validators generated from the spec (src/internal/generated/), imported as siblings in dist/. */
+const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
+const dependencies = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
+/** A dependency's or a Node built-in's import: left as it is in both bundles. */
+const isExternal = (id) =>
+  id.startsWith('node:') || dependencies.some((d) => id === d || id.startsWith(`${d}/`));
+/** The validators generated from the spec (src/internal/generated/), siblings in dist/. */
 const GENERATED = ['validators', 'connector-configs'];
 const generatedImport = new RegExp(`^\\./generated/(${GENERATED.join('|')})\\.js$`);
 
@@ -71,7 +81,7 @@ async function buildGenerated() {
   });
 }
 
-/** tsc's declarations, failing on any type error as `tsc` does. */
+/** tsc's declarations into a temporary folder, failing on any type error as `tsc` does. */
 function emitDeclarations(outDir) {
   const configPath = join(pkg, 'tsconfig.build.json');
   const { config, error } = ts.readConfigFile(configPath, ts.sys.readFile);
@@ -97,6 +107,25 @@ function emitDeclarations(outDir) {
   }
 }
 
+async function bundleDeclarations(typesDir) {
+  const bundle = await rollup({
+    input: join(typesDir, 'index.d.ts'),
+    external: isExternal,
+    plugins: [dts()],
+    onwarn(warning) {
+      throw new Error(`rollup-plugin-dts: ${warning.message}`);
+    },
+  });
+  await bundle.write({ file: join(dist, 'index.d.ts'), format: 'es' });
+  await bundle.close();
+}
+
 rmSync(dist, { recursive: true, force: true });
-emitDeclarations(dist);
+const typesDir = mkdtempSync(join(tmpdir(), 'kis-client-types-'));
+try {
+  emitDeclarations(typesDir);
+  await bundleDeclarations(typesDir);
+} finally {
+  rmSync(typesDir, { recursive: true, force: true });
+}
 await Promise.all([buildEntries(), buildGenerated()]);

@@ -1,8 +1,8 @@
-// The built package (scripts/build.mjs): both entry points export the same names, and the
+// The built package (scripts/build.mjs): both entry points export the same names, and the one
 // declaration file the `exports` map names for both declares each of them and compiles alone.
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -11,7 +11,8 @@ const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 describe('dist/', () => {
   it('exports the same names from the browser-safe and the Node entry points', async () => {
     const browser = Object.keys(await import('../dist/index.js')).sort();
-    const node = Object.keys(await import('../dist/index.node.js')).sort();
+    // no declarations of its own: the `exports` map names dist/index.d.ts for both entries
+    const node = Object.keys(await import(pathToFileURL(join(dist, 'index.node.js')).href)).sort();
     expect(node).toEqual(browser);
     expect(browser).toContain('createKisClient');
   });
@@ -46,12 +47,11 @@ describe('dist/', () => {
     expect(values).toEqual(Object.keys(await import('../dist/index.js')).sort());
   });
 
-  it('is a few JavaScript files: entries, the chunk they share, the generated validators', () => {
-    const files = readdirSync(dist)
-      .filter((f) => f.endsWith('.js'))
-      .sort();
+  it('is a few files: entries, the chunk they share, the generated validators, declarations', () => {
+    const files = readdirSync(dist).sort();
     expect(files.filter((f) => !/^shared-\w+\.js$/.test(f))).toEqual([
       'connector-configs.js',
+      'index.d.ts',
       'index.js',
       'index.node.js',
       'validators.js',
