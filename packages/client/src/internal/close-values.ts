@@ -2,7 +2,7 @@
  * Did-you-mean: the known values close to a mistyped one. Used for config keys here and for
  * enumerations by the CLI (`@kis/client/node` re-exports it), so both hint alike.
  */
-import { distance } from 'fastest-levenshtein';
+import { editDistance } from './edit-distance.js';
 
 /** Values close to `input`: small edit distance, or sharing a prefix or substring. */
 export function closeValues(input: string, values: readonly string[], max = 5): string[] {
@@ -10,7 +10,7 @@ export function closeValues(input: string, values: readonly string[], max = 5): 
   const limit = Math.max(2, Math.floor(needle.length / 3));
   return values
     .map((value) => {
-      const d = distance(needle, value.toLowerCase());
+      const d = editDistance(needle, value.toLowerCase());
       const related =
         needle.length >= 3 &&
         (value.startsWith(needle) || needle.startsWith(value) || value.includes(needle));
