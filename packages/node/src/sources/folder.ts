@@ -44,6 +44,25 @@ export interface FolderSource extends Iterable<SourceItem> {
   count(): number;
 }
 
+/**
+ * Two paths of the same name given without a base directory: their files would get the same
+ * ids (`a/docs` and `b/docs` both give `docs/…`).
+ */
+export class SameNameError extends TypeError {
+  /** The two paths (absolute), and the name they share. */
+  readonly paths: readonly [string, string];
+  readonly sharedName: string;
+
+  constructor(paths: readonly [string, string], sharedName: string) {
+    super(
+      `"${paths[0]}" and "${paths[1]}" would give their files the same document ids (both are named "${sharedName}"): ingest them one at a time, or give a base directory their ids are relative to`,
+    );
+    this.name = 'SameNameError';
+    this.paths = paths;
+    this.sharedName = sharedName;
+  }
+}
+
 export function folderSource(
   paths: readonly string[],
   options: FolderSourceOptions = {},
@@ -79,7 +98,7 @@ export function folderSource(
 
 /**
  * Without a base directory two paths with the same name (`a/docs` and `b/docs`) would give their
- * files the same ids: refused, naming both.
+ * files the same ids: refused ({@link SameNameError}), naming both.
  */
 function refuseSameNames(roots: readonly string[]): void {
   const byName = new Map<string, string>();
@@ -87,9 +106,7 @@ function refuseSameNames(roots: readonly string[]): void {
     const name = fileKey(idBase(root), root);
     const other = byName.get(name);
     if (other !== undefined && other !== root) {
-      throw new TypeError(
-        `"${other}" and "${root}" would give their files the same document ids (both are named "${name}"): ingest them one at a time, or give a base directory their ids are relative to`,
-      );
+      throw new SameNameError([other, root], name);
     }
     byName.set(name, root);
   }
