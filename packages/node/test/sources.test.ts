@@ -150,6 +150,31 @@ describe('folderSource without a base directory', () => {
       await rm(other, { recursive: true, force: true });
     }
   });
+
+  it('tells onIgnored about hidden entries and unsupported types, with why', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'kis-hidden-'));
+    try {
+      await writeTree(root, {
+        'kb/a.md': 'a',
+        'kb/.draft.md': 'draft',
+        'kb/.git/HEAD': 'ref',
+        'kb/tool.exe': 'MZ',
+      });
+      const ignored: string[] = [];
+      const source = folderSource([join(root, 'kb')], {
+        onIgnored: (ref, reason) => ignored.push(`${ref}: ${reason}`),
+      });
+      expect(ids(source)).toEqual(['kb/a.md']);
+      expect(ignored).toEqual([
+        'kb/.draft.md: hidden file (its name starts with ".")',
+        'kb/.git: hidden directory (its name starts with "."), not walked',
+        'kb/tool.exe: unsupported file type .exe',
+      ]);
+      expect(source.count()).toBe(4);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('jsonlSource', () => {

@@ -21,7 +21,11 @@ export interface FolderSourceOptions extends ItemOptions {
   include?: readonly string[] | undefined;
   /** Globs that leave a file out. */
   exclude?: readonly string[] | undefined;
-  /** Hears about each file found in a directory and left out (an unsupported type). */
+  /**
+   * Hears about each entry found in a directory and left out, with why: an unsupported type
+   * (`unsupported file type .exe`), or a hidden file or directory ({@link HIDDEN_FILE},
+   * {@link HIDDEN_DIRECTORY}).
+   */
   onIgnored?: ((ref: string, reason: string) => void) | undefined;
 }
 
@@ -43,6 +47,11 @@ export interface FolderSource extends Iterable<SourceItem> {
   /** How many items a walk yields (nothing is read): a progress total. */
   count(): number;
 }
+
+/** Why a hidden file found in a directory is left out (`onIgnored`). */
+export const HIDDEN_FILE = 'hidden file (its name starts with ".")';
+/** Why a hidden directory found in a directory is left out, unwalked (`onIgnored`). */
+export const HIDDEN_DIRECTORY = 'hidden directory (its name starts with "."), not walked';
 
 /**
  * Two paths of the same name given without a base directory: their files would get the same
@@ -86,6 +95,10 @@ export function folderSource(
       for (const event of walk()) {
         if (event.type === 'error') {
           yield failing(event.ref, event.reason);
+          continue;
+        }
+        if (event.type === 'hidden') {
+          options.onIgnored?.(event.ref, event.directory ? HIDDEN_DIRECTORY : HIDDEN_FILE);
           continue;
         }
         const entry = fileEntry(event.file, options);
