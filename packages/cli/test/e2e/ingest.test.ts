@@ -94,7 +94,7 @@ describe('kis ingest (files and folders)', () => {
     expect(r.code).toBe(1); // two corrupt files
     const lines = jsonLines(r.stdout);
     const summary = lines.at(-1)?.summary as Record<string, unknown>;
-    expect(summary).toMatchObject({ created: 9, updated: 0, failed: 2, skipped: 0, ignored: 1 });
+    expect(summary).toMatchObject({ created: 9, updated: 0, failed: 2, skipped: 0, ignored: 2 });
     const results = lines.slice(0, -1);
     expect(
       results
@@ -115,7 +115,10 @@ describe('kis ingest (files and folders)', () => {
         error: expect.stringMatching(/^not a valid PDF/),
       }),
     ]);
-    expect(results.find((l) => l.status === 'ignored')).toMatchObject({ ref: 'docs/tool.exe' });
+    expect(results.filter((l) => l.status === 'ignored').map((l) => l.ref)).toEqual([
+      'docs/.hidden.md',
+      'docs/tool.exe',
+    ]);
 
     const docs = emu.state.documents({ limit: -1 });
     expect(docs.map((d) => d.id).sort()).toEqual(GOOD.map((k) => k.replaceAll('/', '%2F')).sort());
@@ -193,11 +196,12 @@ describe('kis ingest (files and folders)', () => {
       expect(post?.headers.authorization).toBe(`Bearer ${ADMIN_KEY}`);
       expect(post?.json).toEqual({
         document: {
-          id: 'docs/notes.txt',
+          // a file given alone is its name
+          id: 'notes.txt',
           semantic_identifier: 'notes.txt',
           sections: [{ text: 'plain text notes' }],
           source: 'web',
-          metadata: { file_type: 'txt', relative_path: 'docs/notes.txt' },
+          metadata: { file_type: 'txt', relative_path: 'notes.txt' },
           doc_updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         },
         cc_pair_id: pair,
@@ -232,7 +236,7 @@ describe('kis ingest (files and folders)', () => {
     const r = await kis(['--json', 'ingest', 'docs', '--dry-run'], { env: {}, cwd: work });
     expect(r.code).toBe(1);
     const lines = jsonLines(r.stdout);
-    expect(lines.at(-1)?.summary).toMatchObject({ valid: 9, failed: 2, ignored: 1, dry_run: true });
+    expect(lines.at(-1)?.summary).toMatchObject({ valid: 9, failed: 2, ignored: 2, dry_run: true });
     expect(lines.filter((l) => l.status === 'valid')).toHaveLength(9);
     expect(emu.state.documents({ limit: -1 })).toHaveLength(0);
   });
@@ -246,7 +250,7 @@ describe('kis ingest (files and folders)', () => {
     expect(r.stdout).toMatch(/\s9 created/);
     expect(r.stdout).toMatch(/\s0 skipped \(already acknowledged, from the journal\)/);
     expect(r.stdout).toMatch(/\s2 failed/);
-    expect(r.stdout).toMatch(/\s1 ignored/);
+    expect(r.stdout).toMatch(/\s2 ignored/);
     expect(r.stdout).toContain('Failures:\n');
     expect(r.stdout).toMatch(/ {2}docs\/bad\.json: invalid JSON at line 1, column 9/);
     expect(r.stdout).toMatch(/ {2}docs\/broken\.pdf: not a valid PDF/);
@@ -266,6 +270,51 @@ describe('kis ingest (files and folders)', () => {
       }),
     );
     await rm(locked, { force: true });
+  });
+});
+
+describe('kis ingest ids', () => {
+  const ingest = async (path: string, cwd: string, ...extra: string[]) => {
+    const r = await kis(['--json', 'ingest', path, '--exclude', 'b*', ...extra], { env, cwd });
+    expect(r.code, r.stderr).toBe(0);
+    return jsonLines(r.stdout).at(-1)?.summary as Record<string, unknown>;
+  };
+
+  it('are the same wherever the command runs: from the parent, inside the folder, from elsewhere', async () => {
+    expect(await ingest('docs', work)).toMatchObject({ created: 9, updated: 0 });
+    expect(await ingest('.', join(work, 'docs'))).toMatchObject({ created: 0, updated: 9 });
+    expect(await ingest(join(work, 'docs'), tmpdir())).toMatchObject({ created: 0, updated: 9 });
+    const docs = emu.state.documents({ limit: -1 });
+    expect(docs.map((d) => d.id).sort()).toEqual(GOOD.map((k) => k.replaceAll('/', '%2F')).sort());
+    // relative_path is the id's path: never an absolute one
+    for (const { id } of docs) {
+      expect(emu.state.document(id)?.metadata?.relative_path).toBe(decodeURIComponent(id));
+    }
+  });
+
+  it('are paths relative to --base-dir with it: --base-dir . keeps the ids of earlier versions', async () => {
+    expect(await ingest('.', join(work, 'docs'), '--base-dir', '.')).toMatchObject({ created: 9 });
+    expect(await ingest('guide', join(work, 'docs'), '--base-dir', '.')).toMatchObject({
+      updated: 1,
+    });
+    expect(await ingest('docs', work, '--base-dir', 'docs')).toMatchObject({ updated: 9 });
+    const ids = emu.state.documents({ limit: -1 }).map((d) => decodeURIComponent(d.id));
+    expect(ids.sort()).toEqual(GOOD.map((k) => k.slice('docs/'.length)).sort());
+    expect(emu.state.document('guide%2Fintro.md')?.metadata?.relative_path).toBe('guide/intro.md');
+  });
+
+  it('refuses two folders of the same name in one line, sending nothing', async () => {
+    await writeTree(join(work, 'elsewhere', 'docs'), { 'x.txt': 'x' });
+    const r = await kis(['ingest', 'docs', 'elsewhere/docs'], { env, cwd: work });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: PATH: "${join(work, 'docs')}" and "${join(work, 'elsewhere', 'docs')}" are both named "docs", so their files would get the same document ids; give them one at a time, or --base-dir DIR to make ids relative to DIR\n`,
+    );
+    expect(r.stdout).toBe('');
+    expect(emu.state.documents({ limit: -1 })).toHaveLength(0);
+    const based = await ingest('docs', work, 'elsewhere/docs', '--base-dir', '.');
+    expect(based).toMatchObject({ created: 10 });
+    expect(emu.state.document('elsewhere%2Fdocs%2Fx.txt')).toBeDefined();
   });
 });
 
@@ -414,7 +463,7 @@ describe('kis ingest (the client runs it)', () => {
     const lines = r.stdout.split('\n');
     for (const ref of GOOD) expect(lines).toContain(`${ref}\t${ref.replaceAll('/', '%2F')}`);
     expect(lines).toContain('ids.jsonl:1\tingestion_api_No_id_here');
-    expect(r.stdout).toMatch(/^Dry run: 10 document\(s\) valid, 0 failed, 1 ignored, in /m);
+    expect(r.stdout).toMatch(/^Dry run: 10 document\(s\) valid, 0 failed, 2 ignored, in /m);
     expect(emu.state.files()).toHaveLength(0);
   });
 
@@ -503,7 +552,7 @@ describe('kis ingest (the client runs it)', () => {
       });
       expect(gaveUp.code).toBe(1);
       expect(jsonLines(gaveUp.stdout)[0]).toMatchObject({
-        ref: 'docs/notes.txt',
+        ref: 'notes.txt',
         status: 'failed',
         error: expect.stringMatching(/retry budget 2 s/),
       });

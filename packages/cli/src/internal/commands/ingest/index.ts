@@ -36,7 +36,7 @@ const TEXT_EXTENSIONS = INGEST_EXTENSIONS.filter((ext) => FILE_KINDS[ext]?.kind 
 const HELP_AFTER =
   EXAMPLES([
     'kis ingest ./docs --cc-pair 2',
-    'kis ingest ./docs --cc-pair 2 --journal .kis/docs.jsonl',
+    'kis ingest ./docs --cc-pair 2 --base-dir .',
     'kis ingest ./docs --cc-pair 2 --concurrency 16 --retry-for 30m --max-outage 15m',
     'kis ingest ./docs --cc-pair 2 --concurrency 4 --fixed-concurrency',
     'kis ingest export.jsonl --cc-pair 2',
@@ -46,10 +46,15 @@ const HELP_AFTER =
   `
 ${wrap(
   `Files (${TEXT_EXTENSIONS.join(' ')}, images ${IMAGE_EXTENSIONS.join(' ')}) become one document
-each, with id = the file's path relative to the current directory (or --base-dir), so a re-run
-updates instead of duplicating; metadata records file_type and relative_path. Images are
-uploaded (once per distinct content) and become image sections. Hidden files and unsupported types inside directories
-are ignored. A JSONL line is a document, or an ingestion request {"document", "cc_pair_id"}.
+each. Its id is the same wherever the command runs: <folder name>/<path inside> for a folder's
+files (kis ingest docs, kis ingest . inside docs and kis ingest /srv/docs all give docs/a.md),
+a file's name for a file given alone; two folders of the same name are refused. --base-dir DIR
+makes ids paths relative to DIR instead: --base-dir . is the rule of earlier versions (paths
+relative to the current directory), which keeps the ids of documents they sent. A re-run
+updates instead of duplicating; metadata records file_type and relative_path (the id's path).
+Images are uploaded (once per distinct content) and become image sections. Hidden entries and
+unsupported types inside directories are ignored. A JSONL line is a
+document, or an ingestion request {"document", "cc_pair_id"}.
 Each document is retried until it is stored or its failure is final (--retry-for); when the
 server stops answering, the run pauses and resumes by itself, and stops (exit 3) after
 --max-outage. Ctrl-C finishes the requests in flight, records them in the journal and exits 130;
@@ -102,15 +107,9 @@ export async function runIngest(
   const inputs = await readInputs(paths, io);
   const dryRun = options.dryRun === true;
   const { client, baseUrl } = await connect(ctx, dryRun);
-  const journal = dryRun ? undefined : await openRunJournal(options.journal, io.cwd);
-
-  const report = new IngestReport(out, { dryRun, baseUrl });
-  const progress = createProgress(io, {
-    label: dryRun ? 'checking' : 'ingesting',
-    enabled: !out.mode.quiet,
-    paint: out.err,
-  });
   let run: IngestRun | undefined;
+  // the sources' walk reports ignored files to the report
+  const report = new IngestReport(out, { dryRun, baseUrl });
   const sources = inputSources(inputs, io.stdin, {
     baseDir,
     include: options.include,
@@ -123,6 +122,12 @@ export async function runIngest(
     },
     // a file read with less than its kind asks (MDX read as Markdown text): sent, and said
     onWarning: (ref, message) => progress.log(`${out.err.yellow('warning:')} ${ref}: ${message}`),
+  });
+  const journal = dryRun ? undefined : await openRunJournal(options.journal, io.cwd);
+  const progress = createProgress(io, {
+    label: dryRun ? 'checking' : 'ingesting',
+    enabled: !out.mode.quiet,
+    paint: out.err,
   });
   if (!inputs.stdin) {
     sources.count().then(

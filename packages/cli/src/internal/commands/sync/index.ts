@@ -37,10 +37,10 @@ ${wrap(
   `The plan comes from the pair's document listing, the journal's content hashes and which ids
 the sync owns: a document is sent when it is new or changed (or when the journal cannot prove it
 unchanged), skipped when unchanged, and deleted with --prune when the paths no longer have it.
-Only owned ids are ever deleted: the ids under each directory given (document ids are paths
-relative to the current directory or --base-dir, as for kis ingest), or under --namespace. A
-prune over --max-delete is refused (exit 2) unless --force. Exit 0 when the pair equals the
-paths, 1 when documents failed (listed), 3 when the server stopped the run.`,
+Only owned ids are ever deleted: the ids under each directory given (docs/... for a directory
+named docs, wherever the command runs, as for kis ingest; paths relative to --base-dir with it),
+or under --namespace. A prune over --max-delete is refused (exit 2) unless --force. Exit 0 when
+the pair equals the paths, 1 when documents failed (listed), 3 when the server stopped the run.`,
 )}
 `;
 
@@ -173,9 +173,9 @@ async function runPasses(
 
 /**
  * The ids this sync owns (the only ones it may delete): `--namespace`, else each directory's
- * path and each file's id. A PATH that is the base directory itself would own every id of the
- * pair, so a prune then needs `--namespace`; so do JSONL and stdin inputs, whose ids are their
- * own.
+ * ids (`docs/…`) and each file's id. A PATH that is `--base-dir` itself (or the file-system
+ * root) would own every id of the pair, so a prune then needs `--namespace`; so do JSONL and
+ * stdin inputs, whose ids are their own.
  */
 function ownership(
   inputs: Inputs,
