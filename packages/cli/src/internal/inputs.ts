@@ -13,6 +13,7 @@ import {
   folderSource,
   fsReason,
   jsonlSource,
+  kindOf,
   SameNameError,
   type SourceItem,
 } from '@kis/node';
@@ -94,6 +95,12 @@ export interface InputSources {
   items(): Iterable<SourceItem> | AsyncIterable<SourceItem>;
   /** How many items there are (stdin is not counted: it can be read once only). */
   count(): Promise<number>;
+  /**
+   * What an item is, by its ref: `jsonl` for a line of a JSONL input, else the rule book's kind
+   * of the file (`FILE_KINDS`: `markdown`, `pdf`, …), or `other` (a path that cannot be read, a
+   * file of no kind).
+   */
+  kindOf(ref: string): string;
 }
 
 /**
@@ -111,6 +118,8 @@ export function inputSources(
   const jsonlNames = inputs.jsonl.map((path) =>
     baseDir === undefined ? basename(path) : fileKey(baseDir, path),
   );
+  if (inputs.stdin) jsonlNames.push('stdin');
+  const lineRef = /^(.*):\d+$/;
   return {
     folder,
     items: () =>
@@ -127,6 +136,11 @@ export function inputSources(
       let total = folder?.count() ?? 0;
       for (const path of inputs.jsonl) total += await countJsonlLines(path);
       return total;
+    },
+    kindOf(ref) {
+      const line = lineRef.exec(ref);
+      if (line && jsonlNames.includes(line[1] as string)) return 'jsonl';
+      return kindOf(ref)?.kind ?? 'other';
     },
   };
 }

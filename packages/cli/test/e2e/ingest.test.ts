@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,6 +95,10 @@ describe('kis ingest (files and folders)', () => {
     const lines = jsonLines(r.stdout);
     const summary = lines.at(-1)?.summary as Record<string, unknown>;
     expect(summary).toMatchObject({ created: 9, updated: 0, failed: 2, skipped: 0, ignored: 2 });
+    expect(summary.ignored_by_reason).toEqual({
+      'hidden file (its name starts with ".")': 1,
+      'unsupported file type .exe': 1,
+    });
     const results = lines.slice(0, -1);
     expect(
       results
@@ -250,7 +254,7 @@ describe('kis ingest (files and folders)', () => {
     expect(r.stdout).toMatch(/\s9 created/);
     expect(r.stdout).toMatch(/\s0 skipped \(already acknowledged, from the journal\)/);
     expect(r.stdout).toMatch(/\s2 failed/);
-    expect(r.stdout).toMatch(/\s2 ignored/);
+    expect(r.stdout).toMatch(/\s2 ignored \(found in directories, not sent\):\n +1 hidden file/);
     expect(r.stdout).toContain('Failures:\n');
     expect(r.stdout).toMatch(/ {2}docs\/bad\.json: invalid JSON at line 1, column 9/);
     expect(r.stdout).toMatch(/ {2}docs\/broken\.pdf: not a valid PDF/);
@@ -315,6 +319,85 @@ describe('kis ingest ids', () => {
     const based = await ingest('docs', work, 'elsewhere/docs', '--base-dir', '.');
     expect(based).toMatchObject({ created: 10 });
     expect(emu.state.document('elsewhere%2Fdocs%2Fx.txt')).toBeDefined();
+  });
+});
+
+describe('kis ingest --dry-run on a folder', () => {
+  it('counts documents by file kind and what it would ignore, by reason', async () => {
+    const dir = join(work, 'mixed');
+    await writeTree(dir, {
+      'a.md': '# A',
+      'b.md': '# B',
+      'c.mdx': '# C\n\n<Note>c</Note>\n',
+      'd.pdf': makePdf('d'),
+      'e.txt': 'e',
+      'f.log': 'f',
+      'g.png': PNG_1X1,
+      'bad.json': '{',
+      'tool.exe': 'MZ',
+      'archive.zip': 'PK',
+      Makefile: 'all:',
+      '.env': 'SECRET=1',
+      '.cache/x.md': 'x',
+    });
+    // a file over the 100 MiB limit, sparse: nothing is written
+    await writeFile(join(dir, 'huge.pdf'), '');
+    await truncate(join(dir, 'huge.pdf'), 101 * 1024 * 1024);
+    const r = await kis(['--json', 'ingest', 'mixed', '--dry-run'], { env: {}, cwd: work });
+    expect(r.code).toBe(1);
+    const lines = jsonLines(r.stdout);
+    const summary = lines.at(-1)?.summary as Record<string, unknown>;
+    expect(summary).toMatchObject({ valid: 7, failed: 2, ignored: 5, dry_run: true });
+    expect(summary.by_kind).toEqual({
+      markdown: { valid: 2, failed: 0 },
+      pdf: { valid: 1, failed: 1 },
+      text: { valid: 2, failed: 0 },
+      image: { valid: 1, failed: 0 },
+      json: { valid: 0, failed: 1 },
+      mdx: { valid: 1, failed: 0 },
+    });
+    expect(summary.ignored_by_reason).toEqual({
+      'hidden directory (its name starts with "."), not walked': 1,
+      'hidden file (its name starts with ".")': 1,
+      'unsupported file type (no extension)': 1,
+      'unsupported file type .exe': 1,
+      'unsupported file type .zip': 1,
+    });
+    expect(lines).toContainEqual({
+      ref: 'mixed/huge.pdf',
+      status: 'failed',
+      error: 'file too large: 101 MiB, over the 100 MiB limit of extraction',
+    });
+    expect(lines).toContainEqual({
+      ref: 'mixed/.env',
+      status: 'ignored',
+      reason: 'hidden file (its name starts with ".")',
+    });
+
+    const text = await kis(['ingest', 'mixed', '--dry-run'], { env: {}, cwd: work });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^Dry run: 7 document\(s\) valid, 2 failed, 5 ignored, in /m);
+    const tail = text.stdout.slice(text.stdout.indexOf('By kind:')).trimEnd().split('\n');
+    expect(tail.slice(0, -2)).toEqual([
+      'By kind:',
+      '      2 markdown',
+      '      2 pdf (1 would fail)',
+      '      2 text',
+      '      1 image',
+      '      1 json (1 would fail)',
+      '      1 mdx',
+      '      5 ignored (found in directories, not sent):',
+      '        1 hidden directory (its name starts with "."), not walked',
+      '        1 hidden file (its name starts with ".")',
+      '        1 unsupported file type (no extension)',
+      '        1 unsupported file type .exe',
+      '        1 unsupported file type .zip',
+      'Failures:',
+    ]);
+    expect(tail.slice(-2).sort()).toEqual([
+      expect.stringMatching(/^ {2}mixed\/bad\.json: invalid JSON/),
+      '  mixed/huge.pdf: file too large: 101 MiB, over the 100 MiB limit of extraction',
+    ]);
   });
 });
 
@@ -464,6 +547,7 @@ describe('kis ingest (the client runs it)', () => {
     for (const ref of GOOD) expect(lines).toContain(`${ref}\t${ref.replaceAll('/', '%2F')}`);
     expect(lines).toContain('ids.jsonl:1\tingestion_api_No_id_here');
     expect(r.stdout).toMatch(/^Dry run: 10 document\(s\) valid, 0 failed, 2 ignored, in /m);
+    expect(r.stdout).toMatch(/^By kind:\n(?: +\d+ \w+\n)*? +1 jsonl\n/m);
     expect(emu.state.files()).toHaveLength(0);
   });
 

@@ -53,12 +53,13 @@ makes ids paths relative to DIR instead: --base-dir . is the rule of earlier ver
 relative to the current directory), which keeps the ids of documents they sent. A re-run
 updates instead of duplicating; metadata records file_type and relative_path (the id's path).
 Images are uploaded (once per distinct content) and become image sections. Hidden entries and
-unsupported types inside directories are ignored. A JSONL line is a
+unsupported types inside directories are ignored, counted by reason. A JSONL line is a
 document, or an ingestion request {"document", "cc_pair_id"}.
 Each document is retried until it is stored or its failure is final (--retry-for); when the
 server stops answering, the run pauses and resumes by itself, and stops (exit 3) after
 --max-outage. Ctrl-C finishes the requests in flight, records them in the journal and exits 130;
-run the same command again to resume. --dry-run needs no server: it prints each document's id.`,
+run the same command again to resume. --dry-run needs no server: it prints each document's id,
+then counts by file kind and what it would ignore, by reason.`,
 )}
 `;
 
@@ -83,7 +84,7 @@ export function ingestCommand({ act, interrupts }: CommandEnv): Command {
     )
     .option(
       '--dry-run',
-      "validate and extract everything and print each document's id; send nothing (no server needed)",
+      "validate and extract everything, print each document's id and the counts by file kind and of what is ignored, by reason; send nothing (no server needed)",
     )
     .addHelpText('after', HELP_AFTER)
     .action(
@@ -108,8 +109,8 @@ export async function runIngest(
   const dryRun = options.dryRun === true;
   const { client, baseUrl } = await connect(ctx, dryRun);
   let run: IngestRun | undefined;
-  // the sources' walk reports ignored files to the report
-  const report = new IngestReport(out, { dryRun, baseUrl });
+  // the sources' walk reports ignored files to the report, which asks them about kinds
+  const report = new IngestReport(out, { dryRun, baseUrl, kindOf: (ref) => sources.kindOf(ref) });
   const sources = inputSources(inputs, io.stdin, {
     baseDir,
     include: options.include,
