@@ -50,8 +50,10 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   emu.state.reset();
+  // the pairs' journals of earlier tests: the reset emulator reuses their pair ids
+  await rm(join(work, '.kis'), { recursive: true, force: true });
 });
 
 /**
@@ -160,23 +162,29 @@ describe('kis ingest (files and folders)', () => {
     expect(png?.metadata).toEqual({ file_type: 'png', relative_path: 'docs/diagram.png' });
   });
 
-  it('updates instead of duplicating on a re-run (stable ids from relative paths)', async () => {
+  it("keeps the pair's journal: a re-run skips what is unchanged; --no-journal updates all", async () => {
     const pair = await filePair();
     const args = ['--json', 'ingest', 'docs', '--cc-pair', String(pair), '--exclude', 'b*'];
     const first = await kis(args, { env, cwd: work });
     expect(first.code).toBe(0);
-    expect(jsonLines(first.stdout).at(-1)?.summary).toMatchObject({
-      created: 9,
-      updated: 0,
-      failed: 0,
-    });
+    const summary = jsonLines(first.stdout).at(-1)?.summary as Record<string, unknown>;
+    expect(summary).toMatchObject({ created: 9, updated: 0, failed: 0 });
+    // the journal kis sync keeps for this server and pair
+    const server = emu.baseUrl.replace(/^http:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_');
+    expect(summary.journal).toBe(join(work, '.kis', 'sync', `${server}-pair-${pair}.jsonl`));
     const second = await kis(args, { env, cwd: work });
     expect(second.code).toBe(0);
     expect(jsonLines(second.stdout).at(-1)?.summary).toMatchObject({
       created: 0,
-      updated: 9,
-      failed: 0,
+      updated: 0,
+      skipped: 9,
     });
+    // stable ids: sent again, the documents are updated, not duplicated
+    const third = await kis([...args, '--no-journal'], { env, cwd: work });
+    expect(third.code).toBe(0);
+    const last = jsonLines(third.stdout).at(-1)?.summary as Record<string, unknown>;
+    expect(last).toMatchObject({ created: 0, updated: 9, failed: 0 });
+    expect(last).not.toHaveProperty('journal');
     expect(emu.state.documents({ limit: -1 })).toHaveLength(9);
   });
 

@@ -198,6 +198,28 @@ describe('kis sync', () => {
     ]);
   });
 
+  it("sends nothing after a kis ingest of the same folder: both keep the pair's journal", async () => {
+    const ingest = await run(['--json', 'ingest', 'docs', '--cc-pair', String(pair)]);
+    expect(ingest.code, ingest.stderr).toBe(0);
+    expect(jsonLines(ingest.stdout).at(-1)?.summary).toMatchObject({ created: 3 });
+    const before = emu.stats().ingestion.requests;
+    proxy.requests.length = 0;
+    const r = await sync('--prune');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('0 to create, 0 to update, 3 unchanged, 0 to delete (of 3 owned)');
+    expect(emu.stats().ingestion.requests - before).toBe(0);
+    expect(writes()).toEqual([]);
+    // and the other way round: an ingest after a sync skips what the sync stored
+    await writeFile(join(work, 'docs/b.txt'), 'beta, edited');
+    expect((await sync()).code).toBe(0);
+    const again = await run(['--json', 'ingest', 'docs', '--cc-pair', String(pair)]);
+    expect(jsonLines(again.stdout).at(-1)?.summary).toMatchObject({
+      created: 0,
+      updated: 0,
+      skipped: 3,
+    });
+  });
+
   it("owns the ids under the folder's name wherever it runs; prunes need no --namespace", async () => {
     expect((await sync()).code).toBe(0);
     await rm(join(work, 'docs/b.txt'));
@@ -226,11 +248,11 @@ describe('kis sync', () => {
       '1 to create, 0 to update, 0 unchanged, 0 to delete (of 0 owned)',
     );
     // the base directory (--base-dir .: ids relative to it) as a PATH owns every id;
-    // other/x.txt came from kis ingest: this sync's journal cannot prove it unchanged
+    // other/x.txt came from kis ingest, whose journal this sync shares: unchanged
     const base = await run(['sync', '.', '--base-dir', '.', '--cc-pair', String(pair)]);
     expect(base.code).toBe(0);
     expect(base.stdout).toContain(
-      '3 to create, 1 to update, 0 unchanged, 0 to delete (of 0 owned)',
+      '3 to create, 0 to update, 1 unchanged, 0 to delete (of 0 owned)',
     );
     expect(stored()).toEqual(['docs/a.md', 'docs/b.txt', 'docs/sub/c.md', 'e1', 'other/x.txt']);
     const prune = await run(['sync', '.', '--base-dir', '.', '--cc-pair', String(pair), '--prune']);

@@ -16,6 +16,7 @@ import { EXAMPLES, wrap } from '../../help-text.js';
 import { inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
 import type { Output } from '../../output.js';
+import { journalFor } from '../../pair-journal.js';
 import { createProgress, type ProgressReporter } from '../../progress.js';
 import { addRunOptions, type RunFlags, runLimits } from '../../run-options.js';
 import { connect, type Journal, openRunJournal } from '../../run-setup.js';
@@ -24,7 +25,8 @@ import { IngestReport, stopMessage } from './report.js';
 /** What `kis ingest` reads besides the shared run options. */
 export interface IngestOptions extends RunFlags {
   ccPair?: number;
-  journal?: string;
+  /** `--journal FILE`, or false for `--no-journal`. */
+  journal?: string | false;
   dryRun?: boolean;
 }
 
@@ -55,6 +57,10 @@ updates instead of duplicating; metadata records file_type and relative_path (th
 Images are uploaded (once per distinct content) and become image sections. Hidden entries and
 unsupported types inside directories are ignored, counted by reason. A JSONL line is a
 document, or an ingestion request {"document", "cc_pair_id"}.
+With --cc-pair, the run keeps the pair's journal (.kis/sync/<base URL>-pair-<id>.jsonl, shared
+with kis sync; --journal FILE for another, --no-journal for none): documents it holds as
+acknowledged with the same content are skipped, and a kis sync of the same files after it sends
+nothing. Without --cc-pair no journal is kept unless --journal FILE is given.
 Each document is retried until it is stored or its failure is final (--retry-for); when the
 server stops answering, the run pauses and resumes by itself, and stops (exit 3) after
 --max-outage. Ctrl-C finishes the requests in flight, records them in the journal and exits 130;
@@ -80,8 +86,9 @@ export function ingestCommand({ act, interrupts }: CommandEnv): Command {
     )
     .option(
       '--journal <file>',
-      'record acknowledged documents in FILE; a re-run with the same FILE skips them (resume)',
+      "record acknowledged documents in FILE, skipped by a re-run (default with --cc-pair: the pair's journal, shared with kis sync)",
     )
+    .option('--no-journal', 'keep no journal: send every document, even one already acknowledged')
     .option(
       '--dry-run',
       "validate and extract everything, print each document's id and the counts by file kind and of what is ignored, by reason; send nothing (no server needed)",
@@ -124,7 +131,12 @@ export async function runIngest(
     // a file read with less than its kind asks (MDX read as Markdown text): sent, and said
     onWarning: (ref, message) => progress.log(`${out.err.yellow('warning:')} ${ref}: ${message}`),
   });
-  const journal = dryRun ? undefined : await openRunJournal(options.journal, io.cwd);
+  const journal = dryRun
+    ? undefined
+    : await openRunJournal(
+        journalFor({ journal: options.journal, ccPair: options.ccPair, baseUrl }),
+        io.cwd,
+      );
   const progress = createProgress(io, {
     label: dryRun ? 'checking' : 'ingesting',
     enabled: !out.mode.quiet,
@@ -153,7 +165,11 @@ export async function runIngest(
     journal: journal?.journal,
   });
   report.summary(summary, { interrupted, journalPath: journal?.path, ccPair: options.ccPair });
-  return exitCode(out, summary, { interrupted, baseUrl, journal: options.journal });
+  return exitCode(out, summary, {
+    interrupted,
+    baseUrl,
+    journal: journal && (typeof options.journal === 'string' ? options.journal : journal.path),
+  });
 }
 
 /**
@@ -199,7 +215,12 @@ async function followRun(
 function exitCode(
   out: Output,
   summary: IngestSummary,
-  end: { interrupted: boolean; baseUrl: string | undefined; journal: string | undefined },
+  end: {
+    interrupted: boolean;
+    baseUrl: string | undefined;
+    /** `--journal FILE` as given, or the pair's journal; undefined when none is kept. */
+    journal: string | undefined;
+  },
 ): ExitCodeValue {
   if (summary.stopped) {
     out.error(stopMessage(summary, end.baseUrl));
@@ -208,8 +229,8 @@ function exitCode(
   if (end.interrupted) {
     out.warn(
       end.journal !== undefined
-        ? `interrupted; run the same command again (with --journal ${end.journal}) to resume`
-        : 'interrupted; run again with --journal FILE to make runs resumable (documents already sent are updated, not duplicated)',
+        ? `interrupted; run the same command again to resume (its journal, ${end.journal}, skips what was stored)`
+        : 'interrupted; run again with --cc-pair ID or --journal FILE to make runs resumable (documents already sent are updated, not duplicated)',
     );
     return ExitCode.Interrupted;
   }

@@ -18,7 +18,7 @@ export interface ReportOptions {
 export interface RunEnd {
   /** Ctrl-C (or SIGTERM) was pressed. */
   interrupted: boolean;
-  /** `--journal`, resolved. */
+  /** The journal kept (`--journal`, or the pair's), resolved. */
   journalPath: string | undefined;
   /** `--cc-pair`. */
   ccPair: number | undefined;
