@@ -1,39 +1,44 @@
 /**
- * Benchmark: `kis ingest` of a generated folder of 2,000 mixed files into the emulator with 20 ms
- * of service time per ingestion request, against a sequential loop doing the same requests (the
- * "Python loop from the docs": extract, upload images, POST one document, wait, next).
+ * Benchmark of `kis ingest`, in two parts:
  *
- * Run: `pnpm --filter @kis/cli bench` (or the root `pnpm bench:cli`). Prints both rates and the
- * ratio and writes /work/main/bench/results/cli.json (or $KIS_BENCH_OUT). Options by environment:
- * KIS_BENCH_FILES (default 2000), KIS_BENCH_LATENCY_MS (20), KIS_BENCH_CONCURRENCY (16).
+ * 1. A generated folder of 2,000 mixed files into the emulator with 20 ms of service time per
+ *    ingestion request, against a sequential loop doing the same requests (the "Python loop from
+ *    the docs": extract, upload images, POST one document, wait, next).
+ * 2. Files per second for each file kind on this machine (kinds.ts): a folder of each kind through
+ *    `kis ingest` with default flags (0 ms of service time: what extraction and sending cost),
+ *    and through extraction alone, so users can size a run.
+ *
+ * Run: `pnpm --filter @kis/cli bench` (or the root `pnpm bench:cli`). Prints the figures and writes
+ * them, with the commit and the date, to bench/results/cli.json at the repository root (or
+ * $KIS_BENCH_OUT). Options by environment: KIS_BENCH_FILES (default 2000), KIS_BENCH_LATENCY_MS
+ * (20), KIS_BENCH_CONCURRENCY (16), KIS_BENCH_KIND_FILES (files per kind, default 200; 0 skips
+ * part 2), KIS_BENCH_KIND_LATENCY_MS (0).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { extractFile } from '@kis/node';
 import { makeDocx, makePdf, PNG_1X1, writeTree } from '@kis/test-support';
+import { sentence } from './kind-fixtures.js';
+import { type KindFigures, measureKinds } from './kinds.js';
+import {
+  countDocuments,
+  KEY,
+  PACKAGE_ROOT,
+  runIngest,
+  startEmulatorProcess,
+  stopEmulator,
+} from './processes.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-// Compiled to node_modules/.cache/kis-cli-bench/bench/: the package root is four levels up.
-const packageRoot = join(here, '..', '..', '..', '..');
-const BIN = join(packageRoot, 'bin', 'kis.js');
 const OUT =
-  process.env.KIS_BENCH_OUT ?? join(packageRoot, '..', '..', 'bench', 'results', 'cli.json');
+  process.env.KIS_BENCH_OUT ?? join(PACKAGE_ROOT, '..', '..', 'bench', 'results', 'cli.json');
 const FILES = Number(process.env.KIS_BENCH_FILES ?? 2000);
 const LATENCY_MS = Number(process.env.KIS_BENCH_LATENCY_MS ?? 20);
 const CONCURRENCY = Number(process.env.KIS_BENCH_CONCURRENCY ?? 16);
-const KEY = 'kis-bench-admin-key-0123456789';
-
-const WORDS =
-  'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau'.split(
-    ' ',
-  );
-const sentence = (i: number, n = 40) =>
-  Array.from({ length: n }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(' ');
+const KIND_FILES = Number(process.env.KIS_BENCH_KIND_FILES ?? 200);
+const KIND_LATENCY_MS = Number(process.env.KIS_BENCH_KIND_LATENCY_MS ?? 0);
 
 /** 2,000 files: text, markdown, HTML, CSV, JSON, PDF, DOCX and PNG, in nested folders. */
 function generate(count: number): Record<string, string | Buffer> {
@@ -65,71 +70,6 @@ async function* walk(dir: string): AsyncGenerator<string> {
     if (e.isDirectory()) yield* walk(path);
     else yield path;
   }
-}
-
-/** Starts `kis emulator` as its own process (so it does not share an event loop with the loop). */
-async function startEmulatorProcess(): Promise<{ baseUrl: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      '--json',
-      'emulator',
-      '--port',
-      '0',
-      '--db',
-      ':memory:',
-      '--latency-ms',
-      String(LATENCY_MS),
-    ],
-    {
-      env: { ...process.env, KIS_API_KEY: KEY, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const [chunk] = (await once(child.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
-  const ready = JSON.parse(chunk.toString('utf8').split('\n')[0] ?? '{}') as { base_url: string };
-  return { baseUrl: ready.base_url, child };
-}
-
-async function stopEmulator(child: ChildProcess): Promise<void> {
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-}
-
-async function countDocuments(baseUrl: string): Promise<number> {
-  const res = await fetch(`${baseUrl}/svc-api/ingestion`, {
-    headers: { authorization: `Bearer ${KEY}` },
-  });
-  return ((await res.json()) as unknown[]).length;
-}
-
-/** `kis ingest DIR`, as a user runs it. */
-async function runCli(dir: string, baseUrl: string): Promise<number> {
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [BIN, '--json', '--quiet', 'ingest', '.', '--concurrency', String(CONCURRENCY)],
-    {
-      cwd: dir,
-      env: { ...process.env, KIS_API_KEY: KEY, KIS_BASE_URL: baseUrl, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let stdout = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    stdout += d.toString('utf8');
-  });
-  const [code] = (await once(child, 'exit')) as [number];
-  const elapsed = performance.now() - started;
-  const summary = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}').summary as Record<
-    string,
-    number
-  >;
-  if (code !== 0 || summary.created !== FILES) {
-    throw new Error(`kis ingest exited ${code} with ${JSON.stringify(summary)}`);
-  }
-  return elapsed;
 }
 
 /** The sequential loop: same extraction, same requests, one at a time. */
@@ -182,64 +122,111 @@ async function runSequential(dir: string, baseUrl: string): Promise<number> {
   return performance.now() - started;
 }
 
-async function main(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'kis-bench-'));
+/** Part 1: `kis ingest` of the mixed folder against the sequential loop. */
+async function mixed(root: string) {
+  const dir = join(root, 'mixed');
+  await writeTree(dir, generate(FILES));
+  console.log(
+    `kis ingest of ${FILES} mixed files, ${LATENCY_MS} ms service time per ingestion request, concurrency ${CONCURRENCY}`,
+  );
+  const cliEmu = await startEmulatorProcess(LATENCY_MS);
+  let cliMs: number;
   try {
-    await writeTree(dir, generate(FILES));
-    console.log(
-      `kis ingest benchmark: ${FILES} mixed files, ${LATENCY_MS} ms service time per ingestion request, concurrency ${CONCURRENCY}, ${cpus().length} CPU(s), Node ${process.version}`,
-    );
+    const args = ['.', '--concurrency', String(CONCURRENCY)];
+    cliMs = (await runIngest(args, { cwd: dir, baseUrl: cliEmu.baseUrl, expected: FILES })).wallMs;
+    const stored = await countDocuments(cliEmu.baseUrl);
+    if (stored !== FILES) throw new Error(`kis ingest stored ${stored} of ${FILES} documents`);
+  } finally {
+    await stopEmulator(cliEmu);
+  }
+  const loopEmu = await startEmulatorProcess(LATENCY_MS);
+  let loopMs: number;
+  try {
+    loopMs = await runSequential(dir, loopEmu.baseUrl);
+    const stored = await countDocuments(loopEmu.baseUrl);
+    if (stored !== FILES)
+      throw new Error(`the sequential loop stored ${stored} of ${FILES} documents`);
+  } finally {
+    await stopEmulator(loopEmu);
+  }
+  const cliRate = (FILES * 1000) / cliMs;
+  const loopRate = (FILES * 1000) / loopMs;
+  console.log(
+    `  kis ingest (concurrency ${CONCURRENCY}): ${(cliMs / 1000).toFixed(2)} s, ${cliRate.toFixed(1)} docs/s`,
+  );
+  console.log(
+    `  sequential loop:            ${(loopMs / 1000).toFixed(2)} s, ${loopRate.toFixed(1)} docs/s`,
+  );
+  console.log(`  ratio: ${(cliRate / loopRate).toFixed(1)}x faster`);
+  return {
+    files: FILES,
+    mix: 'txt 30%, md 25%, html 15%, csv 10%, json 10%, pdf 5%, docx ~4%, png ~1%',
+    service_latency_ms: LATENCY_MS,
+    concurrency: CONCURRENCY,
+    cli: { elapsed_ms: Math.round(cliMs), docs_per_sec: round(cliRate) },
+    sequential: { elapsed_ms: Math.round(loopMs), docs_per_sec: round(loopRate) },
+    ratio: round(cliRate / loopRate),
+  };
+}
 
-    const cliEmu = await startEmulatorProcess();
-    let cliMs: number;
-    try {
-      cliMs = await runCli(dir, cliEmu.baseUrl);
-      const stored = await countDocuments(cliEmu.baseUrl);
-      if (stored !== FILES) throw new Error(`kis ingest stored ${stored} of ${FILES} documents`);
-    } finally {
-      await stopEmulator(cliEmu.child);
-    }
+/** Part 2: files per second for each kind. */
+async function perKind(root: string): Promise<KindFigures[]> {
+  console.log(
+    `\nfiles per second for each kind: ${KIND_FILES} files of each, kis ingest with default flags at ${KIND_LATENCY_MS} ms service time, and extraction alone (one core)`,
+  );
+  console.log(
+    `  ${'kind'.padEnd(9)} ${'ext'.padEnd(6)} ${'bytes'.padStart(6)} ${'ingest/s'.padStart(9)} ${'extract/s'.padStart(10)}`,
+  );
+  const emu = await startEmulatorProcess(KIND_LATENCY_MS);
+  try {
+    return await measureKinds(join(root, 'kinds'), KIND_FILES, emu.baseUrl, (f) => {
+      console.log(
+        `  ${f.kind.padEnd(9)} ${f.extension.padEnd(6)} ${String(f.bytes_per_file).padStart(6)} ${f.ingest.files_per_sec.toFixed(1).padStart(9)} ${f.extract.files_per_sec.toFixed(1).padStart(10)}`,
+      );
+    });
+  } finally {
+    await stopEmulator(emu);
+  }
+}
 
-    const loopEmu = await startEmulatorProcess();
-    let loopMs: number;
-    try {
-      loopMs = await runSequential(dir, loopEmu.baseUrl);
-      const stored = await countDocuments(loopEmu.baseUrl);
-      if (stored !== FILES)
-        throw new Error(`the sequential loop stored ${stored} of ${FILES} documents`);
-    } finally {
-      await stopEmulator(loopEmu.child);
-    }
+/** The commit measured (`-dirty` when the work tree has changes), or null outside git. */
+function commit(): string | null {
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: PACKAGE_ROOT, encoding: 'utf8' }).trim();
+  try {
+    return `${git('rev-parse', 'HEAD')}${git('status', '--porcelain') === '' ? '' : '-dirty'}`;
+  } catch {
+    return null;
+  }
+}
 
-    const cliRate = (FILES * 1000) / cliMs;
-    const loopRate = (FILES * 1000) / loopMs;
-    const ratio = cliRate / loopRate;
-    console.log(
-      `  kis ingest (concurrency ${CONCURRENCY}): ${(cliMs / 1000).toFixed(2)} s, ${cliRate.toFixed(1)} docs/s`,
-    );
-    console.log(
-      `  sequential loop:            ${(loopMs / 1000).toFixed(2)} s, ${loopRate.toFixed(1)} docs/s`,
-    );
-    console.log(`  ratio: ${ratio.toFixed(1)}x faster`);
-
+async function main(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), 'kis-bench-'));
+  try {
+    console.log(`${cpus().length} CPU(s), Node ${process.version}`);
     const result = {
-      benchmark: 'kis ingest vs sequential loop',
-      files: FILES,
-      mix: 'txt 30%, md 25%, html 15%, csv 10%, json 10%, pdf 5%, docx ~4%, png ~1%',
-      service_latency_ms: LATENCY_MS,
-      concurrency: CONCURRENCY,
-      cli: { elapsed_ms: Math.round(cliMs), docs_per_sec: round(cliRate) },
-      sequential: { elapsed_ms: Math.round(loopMs), docs_per_sec: round(loopRate) },
-      ratio: round(ratio),
+      benchmark: 'kis ingest: vs a sequential loop, and files per second for each kind',
+      commit: commit(),
+      date: new Date().toISOString(),
       node: process.version,
       cpus: cpus().length,
-      date: new Date().toISOString(),
+      ...(FILES > 0 ? await mixed(root) : {}),
+      ...(KIND_FILES > 0
+        ? {
+            per_kind: {
+              files_per_kind: KIND_FILES,
+              service_latency_ms: KIND_LATENCY_MS,
+              flags: 'default',
+              kinds: Object.fromEntries((await perKind(root)).map(({ kind, ...f }) => [kind, f])),
+            },
+          }
+        : {}),
     };
     mkdirSync(dirname(OUT), { recursive: true });
     writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
-    console.log(`  written to ${OUT}`);
+    console.log(`written to ${OUT}`);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
   }
 }
 

@@ -83,6 +83,7 @@ const PINNED: Record<string, readonly string[]> = {
     '--base-dir <dir>',
     '--cc-pair <id>',
     '--journal <file>',
+    '--no-journal',
     '--dry-run',
   ],
   sync: [

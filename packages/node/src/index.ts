@@ -45,7 +45,12 @@ export {
   MAX_FILE_BYTES,
   SUPPORTED_EXTENSIONS,
 } from './sources/extract.js';
-export { type FolderSource, type FolderSourceOptions, folderSource } from './sources/folder.js';
+export {
+  type FolderSource,
+  type FolderSourceOptions,
+  folderSource,
+  SameNameError,
+} from './sources/folder.js';
 export { fsReason, oneLine } from './sources/fs-reason.js';
 export type { ItemOptions, SourceItem } from './sources/items.js';
 export { describeJsonType, isPlainObject, lineColumn, parseJsonText } from './sources/json-text.js';

@@ -10,7 +10,14 @@ import { createKisClient, type IngestTools } from '@kis/client';
 import { type Emulator, startEmulator } from '@kis/emulator';
 import { writeTree } from '@kis/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { folderSource, jsonlSource, openJournal, type SourceItem, sync } from '../src/index.js';
+import {
+  folderSource,
+  jsonlSource,
+  openJournal,
+  SameNameError,
+  type SourceItem,
+  sync,
+} from '../src/index.js';
 
 const tools: IngestTools = {
   imageFileId: async () => 'file-1',
@@ -98,6 +105,75 @@ describe('folderSource', () => {
     const whole = folderSource(['.'], { baseDir: dir });
     expect(whole.ownsEverything).toBe(true);
     expect(whole.owns('anything')).toBe(true);
+  });
+});
+
+describe('folderSource without a base directory', () => {
+  const ids = (source: Iterable<SourceItem>) => [...source].map((i) => i.id);
+
+  it("names a folder's files <folder name>/<path inside>, a file alone by its name, wherever it runs", async () => {
+    const fromParent = folderSource([join(dir, 'docs')]);
+    expect(fromParent.baseDir).toBeUndefined();
+    expect(ids(fromParent)).toEqual(['docs/a.md', 'docs/bad.json', 'docs/sub/b.txt']);
+    // the same folder reached another way: the same ids
+    expect(ids(folderSource([join(dir, 'docs', 'sub', '..')]))).toEqual(ids(fromParent));
+    expect(ids(folderSource([join(dir, 'docs', 'sub', 'b.txt')]))).toEqual(['b.txt']);
+    const [a] = [...fromParent];
+    // relative_path is the id's path, never an absolute one
+    expect(await loaded(a as SourceItem)).toMatchObject({
+      id: 'docs/a.md',
+      metadata: { relative_path: 'docs/a.md' },
+    });
+  });
+
+  it("owns what is under each folder's name, never every id", () => {
+    const source = folderSource([join(dir, 'docs'), join(dir, 'notes', 'c.txt')]);
+    expect(source.ownsEverything).toBe(false);
+    expect(source.owns('docs%2Fgone.md')).toBe(true);
+    expect(source.owns('c.txt')).toBe(true);
+    expect(source.owns('notes%2Fc.txt')).toBe(false);
+    expect(source.owns('other%2Fx.md')).toBe(false);
+  });
+
+  it('refuses two paths of the same name, naming both', async () => {
+    const other = await mkdtemp(join(tmpdir(), 'kis-same-name-'));
+    try {
+      await writeTree(other, { 'docs/z.md': 'z' });
+      const both = () => folderSource([join(dir, 'docs'), join(other, 'docs')]);
+      expect(both).toThrow(SameNameError);
+      expect(both).toThrow(
+        `"${join(dir, 'docs')}" and "${join(other, 'docs')}" would give their files the same document ids (both are named "docs")`,
+      );
+      // the same folder twice is not a clash
+      expect(ids(folderSource([join(dir, 'docs'), join(dir, 'docs')]))).toHaveLength(3);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('tells onIgnored about hidden entries and unsupported types, with why', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'kis-hidden-'));
+    try {
+      await writeTree(root, {
+        'kb/a.md': 'a',
+        'kb/.draft.md': 'draft',
+        'kb/.git/HEAD': 'ref',
+        'kb/tool.exe': 'MZ',
+      });
+      const ignored: string[] = [];
+      const source = folderSource([join(root, 'kb')], {
+        onIgnored: (ref, reason) => ignored.push(`${ref}: ${reason}`),
+      });
+      expect(ids(source)).toEqual(['kb/a.md']);
+      expect(ignored).toEqual([
+        'kb/.draft.md: hidden file (its name starts with ".")',
+        'kb/.git: hidden directory (its name starts with "."), not walked',
+        'kb/tool.exe: unsupported file type .exe',
+      ]);
+      expect(source.count()).toBe(4);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -30,7 +30,20 @@ async function keys(
 ): Promise<string[]> {
   const out: string[] = [];
   for (const e of walkFiles(roots, { baseDir: dir, filter })) {
-    out.push(e.type === 'file' ? e.file.key : `error:${e.ref}:${e.reason}`);
+    if (e.type === 'file') out.push(e.file.key);
+    else if (e.type === 'error') out.push(`error:${e.ref}:${e.reason}`);
+  }
+  return out;
+}
+
+/** The hidden entries a walk says it left out. */
+function hidden(
+  roots: string[],
+  filter = { include: [] as string[], exclude: [] as string[] },
+): string[] {
+  const out: string[] = [];
+  for (const e of walkFiles(roots, { baseDir: dir, filter })) {
+    if (e.type === 'hidden') out.push(`${e.ref}${e.directory ? '/' : ''}`);
   }
   return out;
 }
@@ -62,6 +75,16 @@ describe('walkFiles', () => {
       'docs/drafts/e.md',
       'docs/.hidden.md',
     ]);
+  });
+
+  it('says which hidden entries it left out, once each, a hidden directory unwalked', () => {
+    expect(hidden([join(dir, 'docs')])).toEqual(['docs/.git/', 'docs/.hidden.md']);
+    // a hidden entry named as a root is walked, not left out; the filter applies to the rest
+    expect(hidden([join(dir, 'docs'), join(dir, 'docs/.git')])).toEqual(['docs/.hidden.md']);
+    expect(hidden([join(dir, 'docs')], { include: ['*.md'], exclude: [] })).toEqual([
+      'docs/.hidden.md',
+    ]);
+    expect(hidden([join(dir, 'docs/sub')])).toEqual([]);
   });
 
   it('applies include and exclude globs to names and relative paths', async () => {

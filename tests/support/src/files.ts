@@ -5,6 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { crc32 } from 'node:zlib';
 
 /** A one-page PDF whose page shows `text` (ASCII) and whose document title is `title`. */
 export function makePdf(text: string, title?: string): Buffer {
@@ -37,6 +38,21 @@ export const PNG_1X1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/**
+ * A valid 1x1 PNG whose bytes differ with `comment` (kept in a `tEXt` chunk): distinct images,
+ * each uploaded on its own (a run uploads one content once).
+ */
+export function makePng(comment: string): Buffer {
+  const data = Buffer.from(`Comment\0${comment}`, 'latin1');
+  const chunk = Buffer.alloc(12 + data.length);
+  chunk.writeUInt32BE(data.length, 0);
+  chunk.write('tEXt', 4, 'latin1');
+  data.copy(chunk, 8);
+  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)), 8 + data.length);
+  // after the signature (8 bytes) and the IHDR chunk (25 bytes)
+  return Buffer.concat([PNG_1X1.subarray(0, 33), chunk, PNG_1X1.subarray(33)]);
+}
 
 /** The start of a JPEG/JFIF file (enough for type sniffing). */
 export const JPEG_HEAD = Buffer.from(

@@ -3,7 +3,7 @@
  * lazily, JSONL files and stdin read line by line.
  */
 import { stat } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   countJsonlLines,
@@ -13,6 +13,8 @@ import {
   folderSource,
   fsReason,
   jsonlSource,
+  kindOf,
+  SameNameError,
   type SourceItem,
 } from '@kis/node';
 import { UsageError } from './errors.js';
@@ -63,15 +65,21 @@ export async function readInputs(paths: readonly string[], io: Io): Promise<Inpu
   return inputs;
 }
 
-/** The directory document ids are computed from: `--base-dir`, checked, or the current one. */
-export async function resolveBaseDir(cwd: string, baseDir: string | undefined): Promise<string> {
-  const dir = resolve(cwd, baseDir ?? '.');
-  if (baseDir !== undefined) {
-    try {
-      if (!(await stat(dir)).isDirectory()) throw new Error('not a directory');
-    } catch {
-      throw new UsageError(`--base-dir: "${baseDir}" is not a directory`);
-    }
+/**
+ * The directory document ids are relative to: `--base-dir`, checked and absolute; undefined
+ * without it, when a folder's files are `<folder name>/<path inside>` and a file alone its name,
+ * wherever the command runs (@kis/node's `folderSource`).
+ */
+export async function resolveBaseDir(
+  cwd: string,
+  baseDir: string | undefined,
+): Promise<string | undefined> {
+  if (baseDir === undefined) return undefined;
+  const dir = resolve(cwd, baseDir);
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new Error('not a directory');
+  } catch {
+    throw new UsageError(`--base-dir: "${baseDir}" is not a directory`);
   }
   return dir;
 }
@@ -87,16 +95,31 @@ export interface InputSources {
   items(): Iterable<SourceItem> | AsyncIterable<SourceItem>;
   /** How many items there are (stdin is not counted: it can be read once only). */
   count(): Promise<number>;
+  /**
+   * What an item is, by its ref: `jsonl` for a line of a JSONL input, else the rule book's kind
+   * of the file (`FILE_KINDS`: `markdown`, `pdf`, …), or `other` (a path that cannot be read, a
+   * file of no kind).
+   */
+  kindOf(ref: string): string;
 }
 
-/** The client's folder and JSONL sources over the PATH arguments. */
+/**
+ * The client's folder and JSONL sources over the PATH arguments. JSONL lines are named
+ * `<name>:<line>`, the name being the file's path relative to `--base-dir`, else its name.
+ */
 export function inputSources(
   inputs: Inputs,
   stdin: Readable,
-  options: FolderSourceOptions & { baseDir: string },
+  options: FolderSourceOptions,
 ): InputSources {
-  const folder = inputs.walk.length > 0 ? folderSource(inputs.walk, options) : undefined;
+  const folder = inputs.walk.length > 0 ? folderOf(inputs.walk, options) : undefined;
   const filesOnly = inputs.jsonl.length === 0 && !inputs.stdin;
+  const { baseDir } = options;
+  const jsonlNames = inputs.jsonl.map((path) =>
+    baseDir === undefined ? basename(path) : fileKey(baseDir, path),
+  );
+  if (inputs.stdin) jsonlNames.push('stdin');
+  const lineRef = /^(.*):\d+$/;
   return {
     folder,
     items: () =>
@@ -104,8 +127,8 @@ export function inputSources(
         ? (folder ?? [])
         : (async function* () {
             if (folder) yield* folder;
-            for (const path of inputs.jsonl) {
-              yield* jsonlSource(path, { ...options, name: fileKey(options.baseDir, path) });
+            for (const [i, path] of inputs.jsonl.entries()) {
+              yield* jsonlSource(path, { ...options, name: jsonlNames[i] });
             }
             if (inputs.stdin) yield* jsonlSource(stdin, { ...options, name: 'stdin' });
           })(),
@@ -114,5 +137,23 @@ export function inputSources(
       for (const path of inputs.jsonl) total += await countJsonlLines(path);
       return total;
     },
+    kindOf(ref) {
+      const line = lineRef.exec(ref);
+      if (line && jsonlNames.includes(line[1] as string)) return 'jsonl';
+      return kindOf(ref)?.kind ?? 'other';
+    },
   };
+}
+
+/** The folder source; two paths of the same name without `--base-dir`: a usage error. */
+function folderOf(paths: readonly string[], options: FolderSourceOptions): FolderSource {
+  try {
+    return folderSource(paths, options);
+  } catch (error) {
+    if (!(error instanceof SameNameError)) throw error;
+    const [a, b] = error.paths;
+    throw new UsageError(
+      `PATH: "${a}" and "${b}" are both named "${error.sharedName}", so their files would get the same document ids; give them one at a time, or --base-dir DIR to make ids relative to DIR`,
+    );
+  }
 }

@@ -65,7 +65,7 @@ export function addRunOptions(command: Command): Command {
     )
     .option(
       '--base-dir <dir>',
-      'directory document ids and relative paths are computed from (default: .)',
+      "make document ids paths relative to DIR (default: a folder's files are <folder name>/<path inside>, wherever kis runs); --base-dir . is the rule of earlier versions",
     );
 }
 

@@ -5,6 +5,7 @@ import type { IngestManyOptions, KisClient } from '@kis/client';
 import { fsReason, openJournal } from '@kis/node';
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
+import type { JournalChoice } from './pair-journal.js';
 
 export type Journal = NonNullable<IngestManyOptions['journal']> & { close(): void };
 
@@ -18,17 +19,22 @@ export async function connect(
   return { client: await ctx.client(), baseUrl };
 }
 
-/** Opens `--journal FILE` (creating its directory); usage error when it cannot be used. */
+/** Opens the run's journal (creating its directory); usage error when it cannot be used. */
 export async function openRunJournal(
-  file: string | undefined,
+  choice: JournalChoice | undefined,
   cwd: string,
 ): Promise<{ journal: Journal; path: string } | undefined> {
-  if (file === undefined) return undefined;
+  if (choice === undefined) return undefined;
+  const { file } = choice;
   const path = resolve(cwd, file);
   try {
     await mkdir(dirname(path), { recursive: true });
     return { journal: openJournal(path, { fsync: false }), path };
   } catch (error) {
-    throw new UsageError(`--journal: cannot use "${file}": ${fsReason(error)}`);
+    throw new UsageError(
+      choice.isDefault
+        ? `cannot keep the pair's journal in "${file}": ${fsReason(error)}; give --journal FILE to keep it elsewhere`
+        : `--journal: cannot use "${file}": ${fsReason(error)}`,
+    );
   }
 }

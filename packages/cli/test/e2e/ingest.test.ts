@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -50,8 +50,10 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   emu.state.reset();
+  // the pairs' journals of earlier tests: the reset emulator reuses their pair ids
+  await rm(join(work, '.kis'), { recursive: true, force: true });
 });
 
 /**
@@ -94,7 +96,11 @@ describe('kis ingest (files and folders)', () => {
     expect(r.code).toBe(1); // two corrupt files
     const lines = jsonLines(r.stdout);
     const summary = lines.at(-1)?.summary as Record<string, unknown>;
-    expect(summary).toMatchObject({ created: 9, updated: 0, failed: 2, skipped: 0, ignored: 1 });
+    expect(summary).toMatchObject({ created: 9, updated: 0, failed: 2, skipped: 0, ignored: 2 });
+    expect(summary.ignored_by_reason).toEqual({
+      'hidden file (its name starts with ".")': 1,
+      'unsupported file type .exe': 1,
+    });
     const results = lines.slice(0, -1);
     expect(
       results
@@ -115,7 +121,10 @@ describe('kis ingest (files and folders)', () => {
         error: expect.stringMatching(/^not a valid PDF/),
       }),
     ]);
-    expect(results.find((l) => l.status === 'ignored')).toMatchObject({ ref: 'docs/tool.exe' });
+    expect(results.filter((l) => l.status === 'ignored').map((l) => l.ref)).toEqual([
+      'docs/.hidden.md',
+      'docs/tool.exe',
+    ]);
 
     const docs = emu.state.documents({ limit: -1 });
     expect(docs.map((d) => d.id).sort()).toEqual(GOOD.map((k) => k.replaceAll('/', '%2F')).sort());
@@ -153,23 +162,29 @@ describe('kis ingest (files and folders)', () => {
     expect(png?.metadata).toEqual({ file_type: 'png', relative_path: 'docs/diagram.png' });
   });
 
-  it('updates instead of duplicating on a re-run (stable ids from relative paths)', async () => {
+  it("keeps the pair's journal: a re-run skips what is unchanged; --no-journal updates all", async () => {
     const pair = await filePair();
     const args = ['--json', 'ingest', 'docs', '--cc-pair', String(pair), '--exclude', 'b*'];
     const first = await kis(args, { env, cwd: work });
     expect(first.code).toBe(0);
-    expect(jsonLines(first.stdout).at(-1)?.summary).toMatchObject({
-      created: 9,
-      updated: 0,
-      failed: 0,
-    });
+    const summary = jsonLines(first.stdout).at(-1)?.summary as Record<string, unknown>;
+    expect(summary).toMatchObject({ created: 9, updated: 0, failed: 0 });
+    // the journal kis sync keeps for this server and pair
+    const server = emu.baseUrl.replace(/^http:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_');
+    expect(summary.journal).toBe(join(work, '.kis', 'sync', `${server}-pair-${pair}.jsonl`));
     const second = await kis(args, { env, cwd: work });
     expect(second.code).toBe(0);
     expect(jsonLines(second.stdout).at(-1)?.summary).toMatchObject({
       created: 0,
-      updated: 9,
-      failed: 0,
+      updated: 0,
+      skipped: 9,
     });
+    // stable ids: sent again, the documents are updated, not duplicated
+    const third = await kis([...args, '--no-journal'], { env, cwd: work });
+    expect(third.code).toBe(0);
+    const last = jsonLines(third.stdout).at(-1)?.summary as Record<string, unknown>;
+    expect(last).toMatchObject({ created: 0, updated: 9, failed: 0 });
+    expect(last).not.toHaveProperty('journal');
     expect(emu.state.documents({ limit: -1 })).toHaveLength(9);
   });
 
@@ -193,11 +208,12 @@ describe('kis ingest (files and folders)', () => {
       expect(post?.headers.authorization).toBe(`Bearer ${ADMIN_KEY}`);
       expect(post?.json).toEqual({
         document: {
-          id: 'docs/notes.txt',
+          // a file given alone is its name
+          id: 'notes.txt',
           semantic_identifier: 'notes.txt',
           sections: [{ text: 'plain text notes' }],
           source: 'web',
-          metadata: { file_type: 'txt', relative_path: 'docs/notes.txt' },
+          metadata: { file_type: 'txt', relative_path: 'notes.txt' },
           doc_updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         },
         cc_pair_id: pair,
@@ -232,7 +248,7 @@ describe('kis ingest (files and folders)', () => {
     const r = await kis(['--json', 'ingest', 'docs', '--dry-run'], { env: {}, cwd: work });
     expect(r.code).toBe(1);
     const lines = jsonLines(r.stdout);
-    expect(lines.at(-1)?.summary).toMatchObject({ valid: 9, failed: 2, ignored: 1, dry_run: true });
+    expect(lines.at(-1)?.summary).toMatchObject({ valid: 9, failed: 2, ignored: 2, dry_run: true });
     expect(lines.filter((l) => l.status === 'valid')).toHaveLength(9);
     expect(emu.state.documents({ limit: -1 })).toHaveLength(0);
   });
@@ -246,7 +262,7 @@ describe('kis ingest (files and folders)', () => {
     expect(r.stdout).toMatch(/\s9 created/);
     expect(r.stdout).toMatch(/\s0 skipped \(already acknowledged, from the journal\)/);
     expect(r.stdout).toMatch(/\s2 failed/);
-    expect(r.stdout).toMatch(/\s1 ignored/);
+    expect(r.stdout).toMatch(/\s2 ignored \(found in directories, not sent\):\n +1 hidden file/);
     expect(r.stdout).toContain('Failures:\n');
     expect(r.stdout).toMatch(/ {2}docs\/bad\.json: invalid JSON at line 1, column 9/);
     expect(r.stdout).toMatch(/ {2}docs\/broken\.pdf: not a valid PDF/);
@@ -266,6 +282,130 @@ describe('kis ingest (files and folders)', () => {
       }),
     );
     await rm(locked, { force: true });
+  });
+});
+
+describe('kis ingest ids', () => {
+  const ingest = async (path: string, cwd: string, ...extra: string[]) => {
+    const r = await kis(['--json', 'ingest', path, '--exclude', 'b*', ...extra], { env, cwd });
+    expect(r.code, r.stderr).toBe(0);
+    return jsonLines(r.stdout).at(-1)?.summary as Record<string, unknown>;
+  };
+
+  it('are the same wherever the command runs: from the parent, inside the folder, from elsewhere', async () => {
+    expect(await ingest('docs', work)).toMatchObject({ created: 9, updated: 0 });
+    expect(await ingest('.', join(work, 'docs'))).toMatchObject({ created: 0, updated: 9 });
+    expect(await ingest(join(work, 'docs'), tmpdir())).toMatchObject({ created: 0, updated: 9 });
+    const docs = emu.state.documents({ limit: -1 });
+    expect(docs.map((d) => d.id).sort()).toEqual(GOOD.map((k) => k.replaceAll('/', '%2F')).sort());
+    // relative_path is the id's path: never an absolute one
+    for (const { id } of docs) {
+      expect(emu.state.document(id)?.metadata?.relative_path).toBe(decodeURIComponent(id));
+    }
+  });
+
+  it('are paths relative to --base-dir with it: --base-dir . keeps the ids of earlier versions', async () => {
+    expect(await ingest('.', join(work, 'docs'), '--base-dir', '.')).toMatchObject({ created: 9 });
+    expect(await ingest('guide', join(work, 'docs'), '--base-dir', '.')).toMatchObject({
+      updated: 1,
+    });
+    expect(await ingest('docs', work, '--base-dir', 'docs')).toMatchObject({ updated: 9 });
+    const ids = emu.state.documents({ limit: -1 }).map((d) => decodeURIComponent(d.id));
+    expect(ids.sort()).toEqual(GOOD.map((k) => k.slice('docs/'.length)).sort());
+    expect(emu.state.document('guide%2Fintro.md')?.metadata?.relative_path).toBe('guide/intro.md');
+  });
+
+  it('refuses two folders of the same name in one line, sending nothing', async () => {
+    await writeTree(join(work, 'elsewhere', 'docs'), { 'x.txt': 'x' });
+    const r = await kis(['ingest', 'docs', 'elsewhere/docs'], { env, cwd: work });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: PATH: "${join(work, 'docs')}" and "${join(work, 'elsewhere', 'docs')}" are both named "docs", so their files would get the same document ids; give them one at a time, or --base-dir DIR to make ids relative to DIR\n`,
+    );
+    expect(r.stdout).toBe('');
+    expect(emu.state.documents({ limit: -1 })).toHaveLength(0);
+    const based = await ingest('docs', work, 'elsewhere/docs', '--base-dir', '.');
+    expect(based).toMatchObject({ created: 10 });
+    expect(emu.state.document('elsewhere%2Fdocs%2Fx.txt')).toBeDefined();
+  });
+});
+
+describe('kis ingest --dry-run on a folder', () => {
+  it('counts documents by file kind and what it would ignore, by reason', async () => {
+    const dir = join(work, 'mixed');
+    await writeTree(dir, {
+      'a.md': '# A',
+      'b.md': '# B',
+      'c.mdx': '# C\n\n<Note>c</Note>\n',
+      'd.pdf': makePdf('d'),
+      'e.txt': 'e',
+      'f.log': 'f',
+      'g.png': PNG_1X1,
+      'bad.json': '{',
+      'tool.exe': 'MZ',
+      'archive.zip': 'PK',
+      Makefile: 'all:',
+      '.env': 'SECRET=1',
+      '.cache/x.md': 'x',
+    });
+    // a file over the 100 MiB limit, sparse: nothing is written
+    await writeFile(join(dir, 'huge.pdf'), '');
+    await truncate(join(dir, 'huge.pdf'), 101 * 1024 * 1024);
+    const r = await kis(['--json', 'ingest', 'mixed', '--dry-run'], { env: {}, cwd: work });
+    expect(r.code).toBe(1);
+    const lines = jsonLines(r.stdout);
+    const summary = lines.at(-1)?.summary as Record<string, unknown>;
+    expect(summary).toMatchObject({ valid: 7, failed: 2, ignored: 5, dry_run: true });
+    expect(summary.by_kind).toEqual({
+      markdown: { valid: 2, failed: 0 },
+      pdf: { valid: 1, failed: 1 },
+      text: { valid: 2, failed: 0 },
+      image: { valid: 1, failed: 0 },
+      json: { valid: 0, failed: 1 },
+      mdx: { valid: 1, failed: 0 },
+    });
+    expect(summary.ignored_by_reason).toEqual({
+      'hidden directory (its name starts with "."), not walked': 1,
+      'hidden file (its name starts with ".")': 1,
+      'unsupported file type (no extension)': 1,
+      'unsupported file type .exe': 1,
+      'unsupported file type .zip': 1,
+    });
+    expect(lines).toContainEqual({
+      ref: 'mixed/huge.pdf',
+      status: 'failed',
+      error: 'file too large: 101 MiB, over the 100 MiB limit of extraction',
+    });
+    expect(lines).toContainEqual({
+      ref: 'mixed/.env',
+      status: 'ignored',
+      reason: 'hidden file (its name starts with ".")',
+    });
+
+    const text = await kis(['ingest', 'mixed', '--dry-run'], { env: {}, cwd: work });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^Dry run: 7 document\(s\) valid, 2 failed, 5 ignored, in /m);
+    const tail = text.stdout.slice(text.stdout.indexOf('By kind:')).trimEnd().split('\n');
+    expect(tail.slice(0, -2)).toEqual([
+      'By kind:',
+      '      2 markdown',
+      '      2 pdf (1 would fail)',
+      '      2 text',
+      '      1 image',
+      '      1 json (1 would fail)',
+      '      1 mdx',
+      '      5 ignored (found in directories, not sent):',
+      '        1 hidden directory (its name starts with "."), not walked',
+      '        1 hidden file (its name starts with ".")',
+      '        1 unsupported file type (no extension)',
+      '        1 unsupported file type .exe',
+      '        1 unsupported file type .zip',
+      'Failures:',
+    ]);
+    expect(tail.slice(-2).sort()).toEqual([
+      expect.stringMatching(/^ {2}mixed\/bad\.json: invalid JSON/),
+      '  mixed/huge.pdf: file too large: 101 MiB, over the 100 MiB limit of extraction',
+    ]);
   });
 });
 
@@ -414,7 +554,8 @@ describe('kis ingest (the client runs it)', () => {
     const lines = r.stdout.split('\n');
     for (const ref of GOOD) expect(lines).toContain(`${ref}\t${ref.replaceAll('/', '%2F')}`);
     expect(lines).toContain('ids.jsonl:1\tingestion_api_No_id_here');
-    expect(r.stdout).toMatch(/^Dry run: 10 document\(s\) valid, 0 failed, 1 ignored, in /m);
+    expect(r.stdout).toMatch(/^Dry run: 10 document\(s\) valid, 0 failed, 2 ignored, in /m);
+    expect(r.stdout).toMatch(/^By kind:\n(?: +\d+ \w+\n)*? +1 jsonl\n/m);
     expect(emu.state.files()).toHaveLength(0);
   });
 
@@ -503,7 +644,7 @@ describe('kis ingest (the client runs it)', () => {
       });
       expect(gaveUp.code).toBe(1);
       expect(jsonLines(gaveUp.stdout)[0]).toMatchObject({
-        ref: 'docs/notes.txt',
+        ref: 'notes.txt',
         status: 'failed',
         error: expect.stringMatching(/retry budget 2 s/),
       });

@@ -104,7 +104,9 @@ describe('resumable ingestion', () => {
     const summary = jsonLines(interrupted.stdout).at(-1)?.summary as Record<string, unknown>;
     // (a document read but not yet sent when Ctrl-C came ends `aborted`, unsent: checked below)
     expect(summary).toMatchObject({ interrupted: true, failed: 0 });
-    expect(interrupted.stderr).toContain('interrupted; run the same command again (with --journal');
+    expect(interrupted.stderr).toContain(
+      `interrupted; run the same command again to resume (its journal, ${journal}, skips`,
+    );
     // Every request in flight was finished and recorded: the server holds exactly the journal.
     const acknowledged = journalEntries(journal)
       .map((e) => e.id)

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
 import { writeTree } from '@kis/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ADMIN_KEY,
   assertBuilt,
@@ -61,6 +61,9 @@ beforeEach(async () => {
   pair = jsonLines(created.stdout)[0]?.cc_pair_id as number;
   expect((await run(['ingest', 'other', '--cc-pair', String(pair)])).code).toBe(0);
   proxy.requests.length = 0;
+});
+afterEach(async () => {
+  await rm(work, { recursive: true, force: true });
 });
 
 const run = (args: string[]) => kis(args, { env, cwd: work });
@@ -195,6 +198,42 @@ describe('kis sync', () => {
     ]);
   });
 
+  it("sends nothing after a kis ingest of the same folder: both keep the pair's journal", async () => {
+    const ingest = await run(['--json', 'ingest', 'docs', '--cc-pair', String(pair)]);
+    expect(ingest.code, ingest.stderr).toBe(0);
+    expect(jsonLines(ingest.stdout).at(-1)?.summary).toMatchObject({ created: 3 });
+    const before = emu.stats().ingestion.requests;
+    proxy.requests.length = 0;
+    const r = await sync('--prune');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('0 to create, 0 to update, 3 unchanged, 0 to delete (of 3 owned)');
+    expect(emu.stats().ingestion.requests - before).toBe(0);
+    expect(writes()).toEqual([]);
+    // and the other way round: an ingest after a sync skips what the sync stored
+    await writeFile(join(work, 'docs/b.txt'), 'beta, edited');
+    expect((await sync()).code).toBe(0);
+    const again = await run(['--json', 'ingest', 'docs', '--cc-pair', String(pair)]);
+    expect(jsonLines(again.stdout).at(-1)?.summary).toMatchObject({
+      created: 0,
+      updated: 0,
+      skipped: 3,
+    });
+  });
+
+  it("owns the ids under the folder's name wherever it runs; prunes need no --namespace", async () => {
+    expect((await sync()).code).toBe(0);
+    await rm(join(work, 'docs/b.txt'));
+    const inside = await kis(
+      ['--json', 'sync', '.', '--cc-pair', String(pair), '--prune', '--max-delete', '1'],
+      { env, cwd: join(work, 'docs') },
+    );
+    expect(inside.code, inside.stderr).toBe(0);
+    const plan = jsonLines(inside.stdout).find((l) => typeof l.plan === 'object')?.plan;
+    // the same ids as from the parent: none created; the journal kept in docs/.kis is new
+    expect(plan).toMatchObject({ create: 0, delete: 1, owned: 3 });
+    expect(stored()).toEqual(['docs/a.md', 'docs/sub/c.md', 'other/x.txt']);
+  });
+
   it('without --prune, JSONL and the base directory sync and own nothing', async () => {
     const doc = JSON.stringify({
       id: 'e1',
@@ -208,13 +247,19 @@ describe('kis sync', () => {
     expect(jsonl.stdout).toContain(
       '1 to create, 0 to update, 0 unchanged, 0 to delete (of 0 owned)',
     );
-    // other/x.txt came from kis ingest: this sync's journal cannot prove it unchanged
-    const base = await run(['sync', '.', '--cc-pair', String(pair)]);
+    // the base directory (--base-dir .: ids relative to it) as a PATH owns every id;
+    // other/x.txt came from kis ingest, whose journal this sync shares: unchanged
+    const base = await run(['sync', '.', '--base-dir', '.', '--cc-pair', String(pair)]);
     expect(base.code).toBe(0);
     expect(base.stdout).toContain(
-      '3 to create, 1 to update, 0 unchanged, 0 to delete (of 0 owned)',
+      '3 to create, 0 to update, 1 unchanged, 0 to delete (of 0 owned)',
     );
     expect(stored()).toEqual(['docs/a.md', 'docs/b.txt', 'docs/sub/c.md', 'e1', 'other/x.txt']);
+    const prune = await run(['sync', '.', '--base-dir', '.', '--cc-pair', String(pair), '--prune']);
+    expect([prune.code, prune.stderr]).toEqual([
+      2,
+      'error: sync --prune: the base directory owns every id; give --namespace PREFIX (the ids this sync owns)\n',
+    ]);
   });
 
   it('--watch syncs each change as it settles: an edit, a deletion, a rename; Ctrl-C ends it', async () => {

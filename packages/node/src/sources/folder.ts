@@ -21,7 +21,11 @@ export interface FolderSourceOptions extends ItemOptions {
   include?: readonly string[] | undefined;
   /** Globs that leave a file out. */
   exclude?: readonly string[] | undefined;
-  /** Hears about each file found in a directory and left out (an unsupported type). */
+  /**
+   * Hears about each entry found in a directory and left out, with why: an unsupported type
+   * (`unsupported file type .exe`), or a hidden file or directory ({@link HIDDEN_FILE},
+   * {@link HIDDEN_DIRECTORY}).
+   */
   onIgnored?: ((ref: string, reason: string) => void) | undefined;
 }
 
@@ -42,6 +46,30 @@ export interface FolderSource extends Iterable<SourceItem> {
   readonly ownsEverything: boolean;
   /** How many items a walk yields (nothing is read): a progress total. */
   count(): number;
+}
+
+/** Why a hidden file found in a directory is left out (`onIgnored`). */
+export const HIDDEN_FILE = 'hidden file (its name starts with ".")';
+/** Why a hidden directory found in a directory is left out, unwalked (`onIgnored`). */
+export const HIDDEN_DIRECTORY = 'hidden directory (its name starts with "."), not walked';
+
+/**
+ * Two paths of the same name given without a base directory: their files would get the same
+ * ids (`a/docs` and `b/docs` both give `docs/…`).
+ */
+export class SameNameError extends TypeError {
+  /** The two paths (absolute), and the name they share. */
+  readonly paths: readonly [string, string];
+  readonly sharedName: string;
+
+  constructor(paths: readonly [string, string], sharedName: string) {
+    super(
+      `"${paths[0]}" and "${paths[1]}" would give their files the same document ids (both are named "${sharedName}"): ingest them one at a time, or give a base directory their ids are relative to`,
+    );
+    this.name = 'SameNameError';
+    this.paths = paths;
+    this.sharedName = sharedName;
+  }
 }
 
 export function folderSource(
@@ -69,6 +97,10 @@ export function folderSource(
           yield failing(event.ref, event.reason);
           continue;
         }
+        if (event.type === 'hidden') {
+          options.onIgnored?.(event.ref, event.directory ? HIDDEN_DIRECTORY : HIDDEN_FILE);
+          continue;
+        }
         const entry = fileEntry(event.file, options);
         if (entry.kind === 'item') yield entry.item;
         else options.onIgnored?.(event.file.key, entry.reason);
@@ -79,7 +111,7 @@ export function folderSource(
 
 /**
  * Without a base directory two paths with the same name (`a/docs` and `b/docs`) would give their
- * files the same ids: refused, naming both.
+ * files the same ids: refused ({@link SameNameError}), naming both.
  */
 function refuseSameNames(roots: readonly string[]): void {
   const byName = new Map<string, string>();
@@ -87,9 +119,7 @@ function refuseSameNames(roots: readonly string[]): void {
     const name = fileKey(idBase(root), root);
     const other = byName.get(name);
     if (other !== undefined && other !== root) {
-      throw new TypeError(
-        `"${other}" and "${root}" would give their files the same document ids (both are named "${name}"): ingest them one at a time, or give a base directory their ids are relative to`,
-      );
+      throw new SameNameError([other, root], name);
     }
     byName.set(name, root);
   }

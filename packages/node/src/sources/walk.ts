@@ -19,6 +19,8 @@ export interface FoundFile {
 
 export type WalkEvent =
   | { type: 'file'; file: FoundFile }
+  /** A hidden entry (its name starts with `.`) found in a directory: left out, not walked. */
+  | { type: 'hidden'; ref: string; directory: boolean }
   /** A path that could not be read (the walk goes on). */
   | { type: 'error'; ref: string; reason: string };
 
@@ -89,8 +91,9 @@ function isInside(dir: string, path: string): boolean {
 
 /**
  * Walks files and directories lazily (one directory listing in memory per level), in a stable
- * order (names sorted). Hidden entries (names starting with `.`) inside directories are skipped;
- * files and directories named as roots are always taken. A path given twice, or a
+ * order (names sorted). Hidden entries (names starting with `.`) inside directories are skipped,
+ * each said once (a hidden directory is not walked) unless the filter leaves it out or a root
+ * lies in it; files and directories named as roots are always taken. A path given twice, or a
  * directory inside another one already walked, yields its files only once. Symbolic links to
  * files are followed; links to directories are not (no loops, no file reached twice).
  *
@@ -122,6 +125,9 @@ export function* walkFiles(
           .some((part) => part.startsWith('.')),
     );
   const seenBefore = (path: string) => explicitFiles.has(path) || covered(path);
+  const absRoots = roots.map((root) => resolve(root));
+  /** A hidden entry is said unless a root is (or lies in) it: that root is walked on its own. */
+  const holdsRoot = (path: string) => absRoots.some((root) => isInside(path, root));
 
   /** What a file's key is in `dir`, before its name (see fileKey). */
   const keyPrefixOf = (dir: string): string => {
@@ -197,8 +203,14 @@ export function* walkFiles(
         continue;
       }
       const name = entry.name;
-      if (name.startsWith('.')) continue;
       const path = level.base + name;
+      if (name.startsWith('.')) {
+        const key = level.keyPrefix + name;
+        if ((!filtered || accept([level.rootPrefix + name, key])) && !holdsRoot(path)) {
+          yield { type: 'hidden', ref: key, directory: entry.isDirectory() };
+        }
+        continue;
+      }
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
         try {

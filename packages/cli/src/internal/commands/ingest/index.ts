@@ -16,6 +16,7 @@ import { EXAMPLES, wrap } from '../../help-text.js';
 import { inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
 import type { Output } from '../../output.js';
+import { journalFor } from '../../pair-journal.js';
 import { createProgress, type ProgressReporter } from '../../progress.js';
 import { addRunOptions, type RunFlags, runLimits } from '../../run-options.js';
 import { connect, type Journal, openRunJournal } from '../../run-setup.js';
@@ -24,7 +25,8 @@ import { IngestReport, stopMessage } from './report.js';
 /** What `kis ingest` reads besides the shared run options. */
 export interface IngestOptions extends RunFlags {
   ccPair?: number;
-  journal?: string;
+  /** `--journal FILE`, or false for `--no-journal`. */
+  journal?: string | false;
   dryRun?: boolean;
 }
 
@@ -36,7 +38,7 @@ const TEXT_EXTENSIONS = INGEST_EXTENSIONS.filter((ext) => FILE_KINDS[ext]?.kind 
 const HELP_AFTER =
   EXAMPLES([
     'kis ingest ./docs --cc-pair 2',
-    'kis ingest ./docs --cc-pair 2 --journal .kis/docs.jsonl',
+    'kis ingest ./docs --cc-pair 2 --base-dir .',
     'kis ingest ./docs --cc-pair 2 --concurrency 16 --retry-for 30m --max-outage 15m',
     'kis ingest ./docs --cc-pair 2 --concurrency 4 --fixed-concurrency',
     'kis ingest export.jsonl --cc-pair 2',
@@ -46,14 +48,24 @@ const HELP_AFTER =
   `
 ${wrap(
   `Files (${TEXT_EXTENSIONS.join(' ')}, images ${IMAGE_EXTENSIONS.join(' ')}) become one document
-each, with id = the file's path relative to the current directory (or --base-dir), so a re-run
-updates instead of duplicating; metadata records file_type and relative_path. Images are
-uploaded (once per distinct content) and become image sections. Hidden files and unsupported types inside directories
-are ignored. A JSONL line is a document, or an ingestion request {"document", "cc_pair_id"}.
+each. Its id is the same wherever the command runs: <folder name>/<path inside> for a folder's
+files (kis ingest docs, kis ingest . inside docs and kis ingest /srv/docs all give docs/a.md),
+a file's name for a file given alone; two folders of the same name are refused. --base-dir DIR
+makes ids paths relative to DIR instead: --base-dir . is the rule of earlier versions (paths
+relative to the current directory), which keeps the ids of documents they sent. A re-run
+updates instead of duplicating; metadata records file_type and relative_path (the id's path).
+Images are uploaded (once per distinct content) and become image sections. Hidden entries and
+unsupported types inside directories are ignored, counted by reason. A JSONL line is a
+document, or an ingestion request {"document", "cc_pair_id"}.
+With --cc-pair, the run keeps the pair's journal (.kis/sync/<base URL>-pair-<id>.jsonl, shared
+with kis sync; --journal FILE for another, --no-journal for none): documents it holds as
+acknowledged with the same content are skipped, and a kis sync of the same files after it sends
+nothing. Without --cc-pair no journal is kept unless --journal FILE is given.
 Each document is retried until it is stored or its failure is final (--retry-for); when the
 server stops answering, the run pauses and resumes by itself, and stops (exit 3) after
 --max-outage. Ctrl-C finishes the requests in flight, records them in the journal and exits 130;
-run the same command again to resume. --dry-run needs no server: it prints each document's id.`,
+run the same command again to resume. --dry-run needs no server: it prints each document's id,
+then counts by file kind and what it would ignore, by reason.`,
 )}
 `;
 
@@ -74,11 +86,12 @@ export function ingestCommand({ act, interrupts }: CommandEnv): Command {
     )
     .option(
       '--journal <file>',
-      'record acknowledged documents in FILE; a re-run with the same FILE skips them (resume)',
+      "record acknowledged documents in FILE, skipped by a re-run (default with --cc-pair: the pair's journal, shared with kis sync)",
     )
+    .option('--no-journal', 'keep no journal: send every document, even one already acknowledged')
     .option(
       '--dry-run',
-      "validate and extract everything and print each document's id; send nothing (no server needed)",
+      "validate and extract everything, print each document's id and the counts by file kind and of what is ignored, by reason; send nothing (no server needed)",
     )
     .addHelpText('after', HELP_AFTER)
     .action(
@@ -102,15 +115,9 @@ export async function runIngest(
   const inputs = await readInputs(paths, io);
   const dryRun = options.dryRun === true;
   const { client, baseUrl } = await connect(ctx, dryRun);
-  const journal = dryRun ? undefined : await openRunJournal(options.journal, io.cwd);
-
-  const report = new IngestReport(out, { dryRun, baseUrl });
-  const progress = createProgress(io, {
-    label: dryRun ? 'checking' : 'ingesting',
-    enabled: !out.mode.quiet,
-    paint: out.err,
-  });
   let run: IngestRun | undefined;
+  // the sources' walk reports ignored files to the report, which asks them about kinds
+  const report = new IngestReport(out, { dryRun, baseUrl, kindOf: (ref) => sources.kindOf(ref) });
   const sources = inputSources(inputs, io.stdin, {
     baseDir,
     include: options.include,
@@ -123,6 +130,17 @@ export async function runIngest(
     },
     // a file read with less than its kind asks (MDX read as Markdown text): sent, and said
     onWarning: (ref, message) => progress.log(`${out.err.yellow('warning:')} ${ref}: ${message}`),
+  });
+  const journal = dryRun
+    ? undefined
+    : await openRunJournal(
+        journalFor({ journal: options.journal, ccPair: options.ccPair, baseUrl }),
+        io.cwd,
+      );
+  const progress = createProgress(io, {
+    label: dryRun ? 'checking' : 'ingesting',
+    enabled: !out.mode.quiet,
+    paint: out.err,
   });
   if (!inputs.stdin) {
     sources.count().then(
@@ -147,7 +165,11 @@ export async function runIngest(
     journal: journal?.journal,
   });
   report.summary(summary, { interrupted, journalPath: journal?.path, ccPair: options.ccPair });
-  return exitCode(out, summary, { interrupted, baseUrl, journal: options.journal });
+  return exitCode(out, summary, {
+    interrupted,
+    baseUrl,
+    journal: journal && (typeof options.journal === 'string' ? options.journal : journal.path),
+  });
 }
 
 /**
@@ -193,7 +215,12 @@ async function followRun(
 function exitCode(
   out: Output,
   summary: IngestSummary,
-  end: { interrupted: boolean; baseUrl: string | undefined; journal: string | undefined },
+  end: {
+    interrupted: boolean;
+    baseUrl: string | undefined;
+    /** `--journal FILE` as given, or the pair's journal; undefined when none is kept. */
+    journal: string | undefined;
+  },
 ): ExitCodeValue {
   if (summary.stopped) {
     out.error(stopMessage(summary, end.baseUrl));
@@ -202,8 +229,8 @@ function exitCode(
   if (end.interrupted) {
     out.warn(
       end.journal !== undefined
-        ? `interrupted; run the same command again (with --journal ${end.journal}) to resume`
-        : 'interrupted; run again with --journal FILE to make runs resumable (documents already sent are updated, not duplicated)',
+        ? `interrupted; run the same command again to resume (its journal, ${end.journal}, skips what was stored)`
+        : 'interrupted; run again with --cc-pair ID or --journal FILE to make runs resumable (documents already sent are updated, not duplicated)',
     );
     return ExitCode.Interrupted;
   }

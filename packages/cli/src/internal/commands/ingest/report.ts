@@ -4,18 +4,21 @@ import { oneLine } from '../../errors.js';
 import { describeFailure } from '../../failure.js';
 import { formatDuration, formatRate, type Output } from '../../output.js';
 import { type ProgressCounts, progressCounts } from '../../progress.js';
+import { IngestTally } from './tally.js';
 
 export interface ReportOptions {
   dryRun: boolean;
   /** Named in failure messages (undefined in a dry run without a server). */
   baseUrl: string | undefined;
+  /** What an item is, by its ref (a file kind, `jsonl`): a dry run counts documents by it. */
+  kindOf: (ref: string) => string;
 }
 
 /** How the run ended, beyond the client's summary. */
 export interface RunEnd {
   /** Ctrl-C (or SIGTERM) was pressed. */
   interrupted: boolean;
-  /** `--journal`, resolved. */
+  /** The journal kept (`--journal`, or the pair's), resolved. */
   journalPath: string | undefined;
   /** `--cc-pair`. */
   ccPair: number | undefined;
@@ -32,15 +35,22 @@ export class IngestReport {
   private readonly ignoredList: { ref: string; reason: string }[] = [];
   private readonly failures: { ref: string; reason: string }[] = [];
   private readonly pairs = new Set<number | null>();
+  private readonly tally: IngestTally;
 
   constructor(
     private readonly out: Output,
     private readonly options: ReportOptions,
-  ) {}
+  ) {
+    this.tally = new IngestTally(options.kindOf);
+  }
 
-  /** A file left out: counted, listed with `--verbose` (not kept otherwise: memory stays flat). */
+  /**
+   * A file left out: counted by reason, listed with `--verbose` (not kept otherwise: memory
+   * stays flat).
+   */
   ignore(ref: string, reason: string): void {
     this.ignored++;
+    this.tally.ignored(reason);
     if (this.out.mode.verbose) this.ignoredList.push({ ref, reason });
     this.out.result({ ref, status: 'ignored', reason });
   }
@@ -58,6 +68,7 @@ export class IngestReport {
     if (result.status === 'created' || result.status === 'updated') {
       this.pairs.add(result.ccPairId);
     }
+    if (this.options.dryRun) this.tally.result(result);
     const human =
       result.status === 'valid' && result.documentId ? `${ref}\t${result.documentId}` : undefined;
     this.out.result(line, human);
@@ -100,6 +111,8 @@ export class IngestReport {
         interrupted: end.interrupted,
         ...(stopped ? { stopped } : {}),
         ...(end.journalPath ? { journal: end.journalPath } : {}),
+        ...(this.options.dryRun ? { by_kind: Object.fromEntries(this.tally.byKind()) } : {}),
+        ignored_by_reason: Object.fromEntries(this.tally.ignoredByReason()),
       },
     });
     if (!this.out.mode.json) {
@@ -115,6 +128,12 @@ export class IngestReport {
       lines.push(
         `Dry run: ${s.valid} document(s) valid, ${s.failed} failed, ${this.ignored} ignored, in ${formatDuration(s.elapsedMs)}; nothing was sent.`,
       );
+      const kinds = this.tally.byKind();
+      if (kinds.length > 0) lines.push('By kind:');
+      for (const [kind, { valid, failed }] of kinds) {
+        const failing = failed > 0 ? paint.red(` (${failed} would fail)`) : '';
+        lines.push(`${pad(valid + failed)} ${kind}${failing}`);
+      }
     } else {
       const pairs = pairsLabel(this.pairs.size > 0 ? this.pairs : new Set([end.ccPair ?? null]));
       const how = s.stopped ? 'Stopped' : end.interrupted ? 'Interrupted' : 'Done';
@@ -130,7 +149,8 @@ export class IngestReport {
       }
     }
     if (this.ignored > 0) {
-      lines.push(`${pad(this.ignored)} ignored (unsupported file types found in directories)`);
+      lines.push(`${pad(this.ignored)} ignored (found in directories, not sent):`);
+      for (const [reason, n] of this.tally.ignoredByReason()) lines.push(`  ${pad(n)} ${reason}`);
       for (const i of this.ignoredList) lines.push(`          ${i.ref}: ${i.reason}`);
     }
     if (!this.options.dryRun) {

@@ -17,9 +17,9 @@ import { describeFailure } from '../../failure.js';
 import { EXAMPLES, wrap } from '../../help-text.js';
 import { type Inputs, inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
+import { journalFor } from '../../pair-journal.js';
 import { addRunOptions, runLimits } from '../../run-options.js';
 import { connect, type Journal, openRunJournal } from '../../run-setup.js';
-import { stateFile } from '../../state-files.js';
 import { parseMaxDelete, type SyncCommandOptions } from './options.js';
 import { type Pass, syncPass } from './pass.js';
 import { watchPaths } from './watch.js';
@@ -37,10 +37,12 @@ ${wrap(
   `The plan comes from the pair's document listing, the journal's content hashes and which ids
 the sync owns: a document is sent when it is new or changed (or when the journal cannot prove it
 unchanged), skipped when unchanged, and deleted with --prune when the paths no longer have it.
-Only owned ids are ever deleted: the ids under each directory given (document ids are paths
-relative to the current directory or --base-dir, as for kis ingest), or under --namespace. A
-prune over --max-delete is refused (exit 2) unless --force. Exit 0 when the pair equals the
-paths, 1 when documents failed (listed), 3 when the server stopped the run.`,
+Only owned ids are ever deleted: the ids under each directory given (docs/... for a directory
+named docs, wherever the command runs, as for kis ingest; paths relative to --base-dir with it),
+or under --namespace. A prune over --max-delete is refused (exit 2) unless --force. The journal
+is the pair's, shared with kis ingest --cc-pair: a sync after an ingest of the same files sends
+nothing. Exit 0 when the pair equals the paths, 1 when documents failed (listed), 3 when the
+server stopped the run.`,
 )}
 `;
 
@@ -64,7 +66,7 @@ export function syncCommand({ act, interrupts }: CommandEnv): Command {
     )
     .option(
       '--journal <file>',
-      'content hashes of acknowledged documents (default .kis/sync/<base URL>-pair-<id>.jsonl)',
+      "content hashes of acknowledged documents (default: the pair's, .kis/sync/<base URL>-pair-<id>.jsonl, shared with kis ingest)",
     )
     .option('--dry-run', 'print the plan and send nothing')
     .option(
@@ -108,12 +110,12 @@ export async function runSync(
   });
   const owns = ownership(inputs, sources.folder, options);
   const { client, baseUrl } = await connect(ctx, false);
-  const journalPath = options.journal ?? defaultJournal(baseUrl ?? '', options.ccPair);
+  const choice = journalFor({ journal: options.journal, ccPair: options.ccPair, baseUrl });
   // a dry run reads a journal that exists and creates none
   const journal =
-    options.dryRun && !existsSync(resolve(io.cwd, journalPath))
+    options.dryRun && choice && !existsSync(resolve(io.cwd, choice.file))
       ? undefined
-      : await openRunJournal(journalPath, io.cwd);
+      : await openRunJournal(choice, io.cwd);
   const pass: Pass = {
     ctx,
     options,
@@ -173,9 +175,9 @@ async function runPasses(
 
 /**
  * The ids this sync owns (the only ones it may delete): `--namespace`, else each directory's
- * path and each file's id. A PATH that is the base directory itself would own every id of the
- * pair, so a prune then needs `--namespace`; so do JSONL and stdin inputs, whose ids are their
- * own.
+ * ids (`docs/…`) and each file's id. A PATH that is `--base-dir` itself (or the file-system
+ * root) would own every id of the pair, so a prune then needs `--namespace`; so do JSONL and
+ * stdin inputs, whose ids are their own.
  */
 function ownership(
   inputs: Inputs,
@@ -198,8 +200,3 @@ function ownership(
 
 /** What a sync owns with no --namespace and only JSONL input, or the base directory as PATH. */
 const ownsNothing = (): boolean => false;
-
-/** The default journal: `.kis/sync/<base URL>-pair-<id>.jsonl`, one per server and pair. */
-function defaultJournal(baseUrl: string, ccPair: number): string {
-  return stateFile('sync', baseUrl, `-pair-${ccPair}.jsonl`);
-}
