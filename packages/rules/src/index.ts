@@ -5,6 +5,7 @@
  */
 
 export { profileAcceptsAccessType } from './access-types.js';
+export type { Answer } from './answer.js';
 export type {
   ConnectorField,
   ConnectorFieldGroup,
@@ -95,14 +96,12 @@ export {
 } from './permissions.js';
 export {
   ANSWERS,
-  type Answer,
   DEFAULT_PROFILE,
   isNotAuthenticated,
   isRouteNotFound,
   isUnknownCredential,
   NOT_AUTHENTICATED_DETAIL,
   PROFILES,
-  type Profile,
   parseValidationMessage,
   type ValidationItem,
   validationMessage,
@@ -122,6 +121,7 @@ export {
 export {
   DEPLOYED_LINES,
   type DeployedLine,
+  type Profile,
   SERVER_KINDS,
   type ServerKind,
   serverKindOf,
