@@ -38,13 +38,3 @@ export function validateOptions(o: KisClientOptions): void {
   }
   if (o.fetch !== undefined && typeof o.fetch !== 'function') fail('fetch', 'a function');
 }
-
-/** A non-negative integer argument of a resource method (an id), else a TypeError naming it. */
-export function checkInt(name: string, value: unknown, min = 0): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new TypeError(
-      `${name} must be an integer ≥ ${min} (got ${JSON.stringify(value) ?? String(value)})`,
-    );
-  }
-  return value;
-}

@@ -19,10 +19,10 @@ import type {
   StatusResponse,
 } from '../../types.js';
 import { lowerAccess } from '../access.js';
+import { checkInt } from '../arguments.js';
 import type { CallContext, Hint } from '../call.js';
 import { assertConnectorConfig } from '../config-check.js';
 import { sentAsGiven } from '../new-source.js';
-import { checkInt } from '../options.js';
 import { onServedRoute } from '../route-variants.js';
 import { runConnectorOnce } from './pair-lifecycle.js';
 

@@ -12,10 +12,10 @@ import type {
   ObjectCreationIdResponse,
   StatusResponse,
 } from '../../types.js';
+import { checkInt } from '../arguments.js';
 import type { CallContext } from '../call.js';
 import { assertCredentialJson } from '../config-check.js';
 import { sentAsGiven } from '../new-source.js';
-import { checkInt } from '../options.js';
 import { updatePrivateKey } from './private-key.js';
 
 /** Said when a create failed in a way that may have created the credential. */

@@ -5,8 +5,8 @@
 import type { KisClient } from '../../kis-client.js';
 import type { RequestOptions } from '../../request-options.js';
 import type { ChunkInfo, DocumentSizeInfo } from '../../types.js';
+import { checkInt } from '../arguments.js';
 import type { CallContext } from '../call.js';
-import { checkInt } from '../options.js';
 
 function checkId(documentId: unknown): string {
   if (typeof documentId !== 'string' || documentId === '') {

@@ -10,9 +10,9 @@ import type {
   IngestionResult,
   StatusResponse,
 } from '../../types.js';
+import { checkInt } from '../arguments.js';
 import type { CallContext } from '../call.js';
 import { ingestionAsGiven } from '../new-source.js';
-import { checkInt } from '../options.js';
 
 const INGESTION = '/svc-api/ingestion';
 

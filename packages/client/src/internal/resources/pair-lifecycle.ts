@@ -11,8 +11,8 @@ import type {
   SourceIndexingStatuses,
   StatusResponse,
 } from '../../types.js';
+import { checkInt } from '../arguments.js';
 import type { CallContext } from '../call.js';
-import { checkInt } from '../options.js';
 import { eachItem } from '../paging.js';
 
 /** Options of a paged listing. */

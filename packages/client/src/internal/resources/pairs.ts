@@ -6,8 +6,8 @@ import { APIError } from '../../errors.js';
 import type { KisClient } from '../../kis-client.js';
 import type { RequestOptions } from '../../request-options.js';
 import type { CcPairFullInfo, CcPairStatus, ConnectorStatus } from '../../types.js';
+import { checkInt } from '../arguments.js';
 import type { CallContext } from '../call.js';
-import { checkInt } from '../options.js';
 import {
   attempts,
   errors,

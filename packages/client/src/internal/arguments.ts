@@ -1,0 +1,11 @@
+/** Checks of resource methods' arguments: a TypeError naming the argument, before anything is sent. */
+
+/** A non-negative integer argument of a resource method (an id), else a TypeError naming it. */
+export function checkInt(name: string, value: unknown, min = 0): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new TypeError(
+      `${name} must be an integer ≥ ${min} (got ${JSON.stringify(value) ?? String(value)})`,
+    );
+  }
+  return value;
+}
