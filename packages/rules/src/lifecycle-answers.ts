@@ -5,8 +5,9 @@
  * recognises them. The main line wraps errors in `{error_code, detail}`; release 4.6.1 answers
  * `{detail}`; servers of the seed's kind answer `{detail}` with 404 for every unknown pair.
  */
+
+import type { Answer } from './answer.js';
 import { SETTABLE_PAIR_STATUSES } from './pair-status.js';
-import type { Answer } from './profiles.js';
 import type { DeployedLine, ServerKind } from './server-kinds.js';
 
 /** The texts of the answers, as servers word them. */

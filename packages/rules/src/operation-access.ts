@@ -4,6 +4,7 @@
  * of the seed's kind check the least role of the spec's `x-kis-role` instead.
  */
 
+import type { Answer } from './answer.js';
 import {
   CURATOR_OR_ADMIN_ROLES,
   isLimitedKey,
@@ -12,7 +13,6 @@ import {
 } from './key-models.js';
 import { LIFECYCLE_ANSWERS } from './lifecycle-answers.js';
 import { grants, PERMISSIONS } from './permissions.js';
-import type { Answer } from './profiles.js';
 
 /** A main-line route's check: no key, any valid key (limited ones too), or a permission token. */
 export type MainGate =

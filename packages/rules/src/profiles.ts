@@ -5,20 +5,12 @@
  * recognises them.
  */
 
+import type { Answer, Profile } from './answer.js';
 import { LIFECYCLE_ANSWERS, LIFECYCLE_TEXTS, seedPairNotFoundText } from './lifecycle-answers.js';
 import { pyRepr } from './python.js';
 import { serverKindOf } from './server-kinds.js';
 
-export type Profile = 'seed' | 'deployed';
-
-export const PROFILES: readonly Profile[] = Object.freeze(['seed', 'deployed']);
-export const DEFAULT_PROFILE: Profile = 'seed';
-
-/** An HTTP answer: status and JSON body. */
-export interface Answer {
-  status: number;
-  body: unknown;
-}
+export { type Answer, DEFAULT_PROFILE, PROFILES, type Profile } from './answer.js';
 
 /** One FastAPI validation error item (the seed's `ValidationError`). */
 export interface ValidationItem {
