@@ -6,12 +6,8 @@ import type { Client } from 'openapi-fetch';
 import type { DoctorOptions, DoctorReport } from './doctor.js';
 import type { IngestInput, IngestManyOptions, IngestRun } from './ingest.js';
 import type { BackoffOptions } from './internal/backoff.js';
-import type {
-  ErrorListOptions,
-  PageOptions,
-  RunOptions,
-} from './internal/resources/pair-lifecycle.js';
 import type { Logger, LogLevel } from './logging.js';
+import type { ErrorListOptions, PageOptions, RunOptions } from './pair-options.js';
 import type { RequestOptions } from './request-options.js';
 import type {
   ApiKey,
