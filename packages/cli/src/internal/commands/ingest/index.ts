@@ -16,6 +16,7 @@ import { EXAMPLES, wrap } from '../../help-text.js';
 import { inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
 import type { Output } from '../../output.js';
+import { checkPairBeforeRun } from '../../pair-check.js';
 import { createProgress, type ProgressReporter } from '../../progress.js';
 import { addRunOptions, type RunFlags, runLimits } from '../../run-options.js';
 import { connect, type Journal, openRunJournal } from '../../run-setup.js';
@@ -102,6 +103,7 @@ export async function runIngest(
   const inputs = await readInputs(paths, io);
   const dryRun = options.dryRun === true;
   const { client, baseUrl } = await connect(ctx, dryRun);
+  await checkPairBeforeRun(client, options.ccPair, baseUrl, 'ingest');
   const journal = dryRun ? undefined : await openRunJournal(options.journal, io.cwd);
 
   const report = new IngestReport(out, { dryRun, baseUrl });

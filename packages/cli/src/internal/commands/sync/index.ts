@@ -17,6 +17,7 @@ import { describeFailure } from '../../failure.js';
 import { EXAMPLES, wrap } from '../../help-text.js';
 import { type Inputs, inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
+import { checkPairBeforeRun } from '../../pair-check.js';
 import { addRunOptions, runLimits } from '../../run-options.js';
 import { connect, type Journal, openRunJournal } from '../../run-setup.js';
 import { stateFile } from '../../state-files.js';
@@ -108,6 +109,7 @@ export async function runSync(
   });
   const owns = ownership(inputs, sources.folder, options);
   const { client, baseUrl } = await connect(ctx, false);
+  await checkPairBeforeRun(client, options.ccPair, baseUrl, 'sync');
   const journalPath = options.journal ?? defaultJournal(baseUrl ?? '', options.ccPair);
   // a dry run reads a journal that exists and creates none
   const journal =
