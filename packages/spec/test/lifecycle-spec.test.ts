@@ -3,13 +3,10 @@
 // agreement with the rule book: the answers in the document's examples are the rule book's.
 // Expected values are written out from what deployed servers do.
 import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { isDateTime } from '@kis/rules';
 import {
   accessFor,
   INDEXING_STATUSES,
+  isDateTime,
   LIFECYCLE_ANSWERS,
   OPERATION_ACCESS,
   PAIR_STATUSES,
@@ -17,6 +14,9 @@ import {
   type ServerKind,
   USER_ROLES,
 } from '@kis/rules';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 // biome-ignore lint/suspicious/noExplicitAny: the test walks an arbitrary JSON document
 type Json = Record<string, any>;
