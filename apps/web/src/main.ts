@@ -1,6 +1,6 @@
-// The ingestion console: connection settings, the credential list, connector set-up and file
-// ingestion with progress, per-file results and cancel. Everything goes through @kis/client; the
-// page has no server of its own.
+// The ingestion console: connection settings, the credential list, connector set-up, file
+// ingestion with progress, per-file results and cancel, and the pair page (pair-page.ts).
+// Everything goes through @kis/client; the page has no server of its own.
 import {
   type AccessType,
   ConfigValidationError,
@@ -23,6 +23,7 @@ import {
   type RejectedFile,
 } from './documents.js';
 import { byId, clearInvalid, element, markInvalid, setStatus } from './dom.js';
+import { PairPage } from './pair-page.js';
 import { forgetKey, loadSettings, saveSettings } from './settings.js';
 
 const INPUT_TYPES: Record<InputType, string> = {
@@ -78,6 +79,8 @@ const cancelButton = byId('cancel', HTMLButtonElement);
 const ingestStatus = byId('ingest-status', HTMLElement);
 const resultsList = byId('results', HTMLOListElement);
 
+const pairPage = new PairPage();
+
 let kis: KisClient | undefined;
 let running: AbortController | undefined;
 
@@ -96,6 +99,7 @@ function setConnected(client: KisClient | undefined): void {
   fileInput.disabled = off || running !== undefined;
   dropZone.classList.toggle('disabled', off);
   dropZone.setAttribute('aria-disabled', String(off));
+  pairPage.setClient(client);
 }
 
 async function connect(): Promise<void> {
@@ -291,7 +295,10 @@ async function createConnector(client: KisClient): Promise<void> {
       credential: String(r.credentialId),
       pair: r.ccPairId === null ? 'not returned by the server' : String(r.ccPairId),
     });
-    if (r.ccPairId !== null) pairInput.value = String(r.ccPairId);
+    if (r.ccPairId !== null) {
+      pairInput.value = String(r.ccPairId);
+      pairPage.suggest(r.ccPairId);
+    }
     setStatus(
       connectorStatus,
       'ok',

@@ -6,7 +6,7 @@ import type { CommandEnv } from '../src/internal/action.js';
 import { applyCommand } from '../src/internal/commands/apply.js';
 import { connectorCommand } from '../src/internal/commands/connector/index.js';
 import { credentialCommand } from '../src/internal/commands/credential.js';
-import { docsCommand } from '../src/internal/commands/docs.js';
+import { docsCommand } from '../src/internal/commands/docs/index.js';
 import { doctorCommand } from '../src/internal/commands/doctor.js';
 import { emulatorCommand } from '../src/internal/commands/emulator.js';
 import { exportCommand } from '../src/internal/commands/export.js';
@@ -18,7 +18,8 @@ import type { Io } from '../src/internal/output.js';
 import { createProgram } from '../src/internal/program.js';
 
 // Every command of `kis` (path|aliases) with its arguments and options (flags, "(required)",
-// "= default"), as they were when program.ts held them all: the split changed none of them.
+// "= default"), as they were when program.ts held them all (the split changed none of them),
+// with the commands added since.
 // @kis/emulator's flags are added to `kis emulator` at start-up, not by its module.
 const PINNED: Record<string, readonly string[]> = {
   '': [
@@ -52,6 +53,13 @@ const PINNED: Record<string, readonly string[]> = {
     '--name <name>',
     '--access-type <type> = "public"',
   ],
+  'connector list': [],
+  'connector status': ['<pair>', '--watch', '--interval <duration> = 2000'],
+  'connector run': ['<pairs...>', '--from-beginning'],
+  'connector pause': ['<pairs...>'],
+  'connector resume': ['<pairs...>'],
+  'connector prune': ['<pair>'],
+  'connector delete': ['<pairs...>', '-y, --yes', '--wait', '--wait-for <duration> = 600000'],
   'credential|credentials': [],
   'credential list': ['--source <source>'],
   'credential create': [
@@ -109,6 +117,7 @@ const PINNED: Record<string, readonly string[]> = {
   'docs|doc': [],
   'docs list': ['--cc-pair <id>'],
   'docs delete': ['<ids...>'],
+  'docs status': ['<ids...>'],
   emulator: [],
   apply: [
     '-f, --file <file> (required)',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storedIdFor } from '../src/internal/commands/docs.js';
+import { storedIdFor } from '../src/internal/stored-ids.js';
 
 describe('kis docs delete: the stored form of a typed id', () => {
   it('keeps ids as listed and encodes the others as the server stores them', () => {

@@ -10,7 +10,6 @@ import type { IngestEngine } from './ingest.js';
 import { DEFAULT_BACKOFF } from './internal/backoff.js';
 import { startIngestRun } from './internal/bulk/start.js';
 import { type CallContext, createUnwrap } from './internal/call.js';
-import { runDoctor } from './internal/doctor.js';
 import { fetchSender } from './internal/fetch-sender.js';
 import type { Sender } from './internal/http.js';
 import { ingestDocument } from './internal/ingest-document.js';
@@ -98,6 +97,7 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
   const credentials = credentialsResource(ctx);
   const files = filesResource(ctx);
   const ingestion = ingestionResource(ctx);
+  const identity = identityResource(ctx);
   const engine: IngestEngine = {
     log,
     timeoutMs,
@@ -115,10 +115,16 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
     files,
     ingestion,
     documents: documentsResource(ctx),
-    identity: identityResource(ctx),
+    identity,
     apiKeys: apiKeysResource(ctx),
     version: (opts) => serverVersion(ctx, opts),
-    doctor: (opts) => runDoctor(ctx, { credentials, ingestion }, opts),
+    // loaded on first use: a diagnosis, with the rule book's access tables, that most apps never run
+    doctor: async (opts) =>
+      (await import('./internal/doctor.js')).runDoctor(
+        ctx,
+        { credentials, ingestion, identity },
+        opts,
+      ),
     setupConnector: (input, opts) =>
       setupConnector({ connectors, credentials, log, redactor }, input, opts),
     ingestDocument: (document, opts) => ingestDocument(engine, document, opts),

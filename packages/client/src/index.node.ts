@@ -9,7 +9,14 @@ import { nodeSha256 } from './node/sha256.js';
 import { createUndiciSender } from './node/undici-sender.js';
 
 export { DocumentIdError, deriveDocumentId, normalizeDocumentId } from '@kis/rules';
-export type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor.js';
+export type {
+  AccessGroup,
+  DoctorAccess,
+  DoctorCheck,
+  DoctorKey,
+  DoctorOptions,
+  DoctorReport,
+} from './doctor.js';
 export * from './exports.js';
 
 /** Create a client (under Node: sending over undici unless `options.fetch` is given). */

@@ -4,5 +4,12 @@
  */
 export { DocumentIdError, deriveDocumentId, normalizeDocumentId } from '@kis/rules';
 export { createKisClient } from './client.js';
-export type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor.js';
+export type {
+  AccessGroup,
+  DoctorAccess,
+  DoctorCheck,
+  DoctorKey,
+  DoctorOptions,
+  DoctorReport,
+} from './doctor.js';
 export * from './exports.js';

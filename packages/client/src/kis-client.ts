@@ -6,12 +6,8 @@ import type { Client } from 'openapi-fetch';
 import type { DoctorOptions, DoctorReport } from './doctor.js';
 import type { IngestInput, IngestManyOptions, IngestRun } from './ingest.js';
 import type { BackoffOptions } from './internal/backoff.js';
-import type {
-  ErrorListOptions,
-  PageOptions,
-  RunOptions,
-} from './internal/resources/pair-lifecycle.js';
 import type { Logger, LogLevel } from './logging.js';
+import type { ErrorListOptions, PageOptions, RunOptions } from './pair-options.js';
 import type { RequestOptions } from './request-options.js';
 import type {
   ApiKey,
@@ -362,8 +358,10 @@ export interface KisClient {
   version(options?: RequestOptions): Promise<ServerVersion | null>;
   /**
    * Checks the server, the base URL and the key with requests that change nothing: it answers,
-   * the base URL includes /api, the key is accepted and can manage connectors, which route
-   * variants and release the server has, and (with `ccPairId`) that the pair exists.
+   * the base URL includes /api, the key is accepted and can manage connectors, who the key is
+   * (`GET /me`: a role, or a service account's groups and permissions) and which groups of calls
+   * it may use, which route variants and release the server has, and (with `ccPairId`) that the
+   * pair exists.
    */
   doctor(options?: DoctorOptions): Promise<DoctorReport>;
   /**

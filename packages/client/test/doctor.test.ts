@@ -3,9 +3,9 @@
  * the compat notes say (a web application's login page, a server that follows the seed, a port
  * nothing listens on). The checks change nothing on the server, and never show the key.
  */
-import { type Emulator, startEmulator } from '@kis/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKisClient, type DoctorReport } from '../src/index.js';
+import { BASIC_GROUP_ID, CURATORS_GROUP_ID, type Emulator, startEmulator } from '@kis/emulator';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiKeyCreateRequest, createKisClient, type DoctorReport } from '../src/index.js';
 import { deadBaseUrl, startFakeServer } from './fake-server.js';
 import { API_KEY } from './helpers.js';
 
@@ -26,14 +26,29 @@ function expectNoKey(r: DoctorReport, key: string): void {
   expect(JSON.stringify(r)).not.toContain(key);
 }
 
-const ALL_GOOD = [
+const KEY_GOOD = [
   '✓ server reachable',
   '✓ base URL includes /api',
   '✓ API key accepted',
   '✓ key can manage connectors',
-  '✓ association route',
-  '✓ upload route',
-  '✓ server version',
+];
+const MAY_USE_ALL = [
+  '✓ may use connectors',
+  '✓ may use credentials',
+  '✓ may use ingestion',
+  '✓ may use documents',
+];
+const ROUTES_GOOD = ['✓ association route', '✓ upload route', '✓ server version'];
+/** Who the key is, per profile: a role on the seed's emulator, a service account on the main line. */
+const IDENTITY = {
+  seed: ['✓ key role'],
+  deployed: ['✓ key account', '✓ key groups', '✓ key permissions'],
+} as const;
+const allGood = (profile: 'seed' | 'deployed') => [
+  ...KEY_GOOD,
+  ...IDENTITY[profile],
+  ...MAY_USE_ALL,
+  ...ROUTES_GOOD,
 ];
 
 describe.each(['seed', 'deployed'] as const)(
@@ -57,8 +72,10 @@ describe.each(['seed', 'deployed'] as const)(
     it('a good server, base URL and key: every check passes, and nothing changes on the server', async () => {
       const pairs = emu.state.pairs().length;
       const r = await doctor(emu.baseUrl);
-      expect(names(r)).toEqual(ALL_GOOD);
-      expect(r.summary).toEqual({ ok: true, passed: 7, failed: 0, reachable: true });
+      expect(names(r)).toEqual(allGood(profile));
+      const count = allGood(profile).length;
+      expect(r.summary).toEqual({ ok: true, passed: count, failed: 0, reachable: true });
+      expect(r.access?.every((a) => a.allowed)).toBe(true);
       expect(check(r, 'association route')?.detail).toBe(
         "PUT /manage/connector/{connector_id}/credential/{credential_id} (deployed servers' path)",
       );
@@ -105,20 +122,30 @@ describe.each(['seed', 'deployed'] as const)(
       expectNoKey(r, WRONG_KEY);
     });
 
-    it('a basic key: accepted, but it cannot manage connectors (the fix names the roles)', async () => {
+    it('a basic key: accepted, but it cannot manage connectors (the fix fits the key model)', async () => {
       const r = await doctor(emu.baseUrl, USER_KEY, 1);
+      const refused = profile === 'seed' ? [] : ['✗ may use connectors', '✗ may use credentials'];
+      const partly = profile === 'seed' ? [] : ['✗ may use ingestion', '✓ may use documents'];
       expect(names(r)).toEqual([
         '✓ server reachable',
         '✓ base URL includes /api',
         '✓ API key accepted',
         '✗ key can manage connectors',
-        '✓ association route',
-        '✓ upload route',
-        '✓ server version',
+        ...IDENTITY[profile],
+        ...refused,
+        ...partly,
+        ...ROUTES_GOOD,
       ]);
+      // the seed's emulator answers /me with a role but refuses keys the seed's way
       expect(check(r, 'key can manage connectors')?.fix).toBe(
-        'use a key that can manage connectors (admin or curator)',
+        profile === 'seed'
+          ? 'use a key that can manage connectors (admin or curator)'
+          : 'add the key to a group that grants manage:connectors',
       );
+      if (profile === 'seed') {
+        expect(r.key).toEqual({ model: 'role', role: 'basic', checks: 'seed' });
+        expect(r.access).toBeUndefined();
+      }
       expectNoKey(r, USER_KEY);
     });
 
@@ -198,16 +225,26 @@ describe('doctor against other servers', () => {
       expect(check(r, 'server version')?.detail).toBe(
         'not served (GET /version: 404 Not Found; a server that follows the seed)',
       );
+      // no /me: said, and the role checks stay today's
+      expect(check(r, 'key identity')).toEqual({
+        name: 'key identity',
+        ok: true,
+        detail:
+          'not served (GET /me: HTTP 404: Not Found; a server that follows the seed, whose keys have roles: see "key can manage connectors")',
+      });
+      expect(r.key).toEqual({ model: 'unknown', reason: check(r, 'key identity')?.detail });
+      expect(r.access).toBeUndefined();
       // probes only: an association with an empty body, an upload without files
       expect(server.calls()).toEqual([
         'GET /version',
         'GET /manage/admin/credential',
+        'GET /me',
         'PUT /manage/connector/0/credential/0',
         'PUT /manage/admin/connector/0/credential/0',
         'POST /user/projects/file/upload',
         'POST /user/file/upload',
       ]);
-      expect(server.requests[2]?.json).toEqual({});
+      expect(server.requests[3]?.json).toEqual({});
     } finally {
       await server.close();
     }
@@ -219,5 +256,120 @@ describe('doctor against other servers', () => {
     expect(names(r)).toEqual(['✗ server reachable']);
     expect(check(r, 'server reachable')?.detail).toContain(`${url} did not answer`);
     expect(r.summary).toEqual({ ok: false, passed: 0, failed: 1, reachable: false });
+  });
+});
+
+describe('doctor and the key models of deployed servers', () => {
+  let emu: Emulator | undefined;
+  afterEach(async () => {
+    await emu?.close();
+    emu = undefined;
+  });
+
+  async function keyOn(release: 'main' | 'v4.6.1', body: ApiKeyCreateRequest): Promise<string> {
+    emu = await startEmulator({ port: 0, dbPath: ':memory:', profile: 'deployed', release });
+    const admin = createKisClient({ baseUrl: emu.baseUrl, apiKey: emu.adminKey, logLevel: 'off' });
+    const { api_key: key } = await admin.apiKeys.create(body);
+    if (typeof key !== 'string') throw new Error('the emulator answered no key');
+    return key;
+  }
+
+  it('main line, a key made without a group: its account, no group, write:chat, and the group to join', async () => {
+    const key = await keyOn('main', { name: 'ci' });
+    const r = await doctor((emu as Emulator).baseUrl, key);
+    expect(r.key).toEqual({
+      model: 'groups',
+      accountType: 'SERVICE_ACCOUNT',
+      permissions: ['write:chat'],
+      groupManager: false,
+    });
+    expect(check(r, 'key account')?.detail).toBe(
+      "SERVICE_ACCOUNT (main line: a key's rights are the grants of its groups)",
+    );
+    expect(check(r, 'key groups')?.detail).toBe(
+      'none: the key holds only write:chat, what a key in no group holds',
+    );
+    expect(check(r, 'key permissions')?.detail).toBe('write:chat');
+    expect(check(r, 'key can manage connectors')?.fix).toBe(
+      'add the key to a group that grants manage:connectors',
+    );
+    expect(check(r, 'may use connectors')).toEqual({
+      name: 'may use connectors',
+      ok: false,
+      detail: 'refused: needs manage:connectors, and the key holds write:chat',
+      fix: 'add the key to a group that grants manage:connectors',
+    });
+    expect(check(r, 'may use documents')?.fix).toBe('add the key to a group that grants basic');
+    expect(r.access?.map((a) => [a.group, a.allowed])).toEqual([
+      ['connectors', false],
+      ['credentials', false],
+      ['ingestion', false],
+      ['documents', false],
+    ]);
+    const refused = r.access?.[0]?.refused.find((x) => x.operationId === 'getCcPair');
+    expect(refused).toEqual({ operationId: 'getCcPair', needs: 'read:connectors' });
+    expectNoKey(r, key);
+  });
+
+  it('main line, a key in the Basic group: documents only; ingestion in part', async () => {
+    const key = await keyOn('main', { name: 'reader', group_ids: [BASIC_GROUP_ID] });
+    const r = await doctor((emu as Emulator).baseUrl, key);
+    expect(check(r, 'key permissions')?.detail).toBe('basic');
+    expect(check(r, 'key groups')?.detail).toBe(
+      "not shown to the key itself; the permissions below are its groups' grants",
+    );
+    expect(check(r, 'may use documents')).toEqual({
+      name: 'may use documents',
+      ok: true,
+      detail: 'yes (needs basic)',
+    });
+    expect(check(r, 'may use ingestion')?.detail).toBe(
+      'refused in part (4 of 5 calls: ingestDocument, listIngestedDocuments, deleteIngestedDocument and 1 more): needs manage:connectors, and the key holds basic',
+    );
+  });
+
+  it('main line, a key in a group granting manage:connectors: every group but documents', async () => {
+    const key = await keyOn('main', { name: 'ops', group_ids: [CURATORS_GROUP_ID] });
+    const r = await doctor((emu as Emulator).baseUrl, key);
+    expect(check(r, 'key can manage connectors')?.ok).toBe(true);
+    expect(check(r, 'key permissions')?.detail).toBe('manage:connectors, read:connectors');
+    expect(r.access?.map((a) => [a.group, a.allowed])).toEqual([
+      ['connectors', true],
+      ['credentials', true],
+      ['ingestion', false],
+      ['documents', false],
+    ]);
+    expect(check(r, 'may use ingestion')?.fix).toBe('add the key to a group that grants basic');
+  });
+
+  it('release 4.6.1, a basic key: its role, and the role to use', async () => {
+    const key = await keyOn('v4.6.1', { name: 'ci', role: 'basic' });
+    const r = await doctor((emu as Emulator).baseUrl, key);
+    expect(r.key).toEqual({ model: 'role', role: 'basic', checks: 'v4.6.1' });
+    expect(check(r, 'key role')?.detail).toBe(
+      'basic (a key with a role, as on release 4.6.1: its rights come from the role, and connector calls take a key of role admin)',
+    );
+    expect(check(r, 'key can manage connectors')?.fix).toBe(
+      'use a key of role admin (POST /admin/api-key with {"role": "admin"})',
+    );
+    expect(check(r, 'may use connectors')).toEqual({
+      name: 'may use connectors',
+      ok: false,
+      detail:
+        'refused: a key of role basic is answered 403 "Access denied. User is not a curator or admin."',
+      fix: 'use a key of role admin (POST /admin/api-key with {"role": "admin"})',
+    });
+    expect(check(r, 'may use documents')?.detail).toBe('yes (role basic)');
+  });
+
+  it('release 4.6.1, a curator key holds no permission: refused as limited everywhere', async () => {
+    const key = await keyOn('v4.6.1', { name: 'cur', role: 'curator' });
+    const r = await doctor((emu as Emulator).baseUrl, key);
+    expect(check(r, 'may use connectors')?.detail).toBe(
+      'refused: a key of role curator is answered 403 "Access denied. User has limited permissions."',
+    );
+    expect(check(r, 'may use documents')?.fix).toBe(
+      'use a key of role basic or admin (POST /admin/api-key with {"role": "admin"})',
+    );
   });
 });

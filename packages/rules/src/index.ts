@@ -5,7 +5,7 @@
  */
 
 export { profileAcceptsAccessType } from './access-types.js';
-export type { Answer } from './answer.js';
+export { type Answer, DEFAULT_PROFILE, PROFILES, type Profile } from './answer.js';
 export type {
   ConnectorField,
   ConnectorFieldGroup,
@@ -96,12 +96,10 @@ export {
 } from './permissions.js';
 export {
   ANSWERS,
-  DEFAULT_PROFILE,
   isNotAuthenticated,
   isRouteNotFound,
   isUnknownCredential,
   NOT_AUTHENTICATED_DETAIL,
-  PROFILES,
   parseValidationMessage,
   type ValidationItem,
   validationMessage,
@@ -121,7 +119,6 @@ export {
 export {
   DEPLOYED_LINES,
   type DeployedLine,
-  type Profile,
   SERVER_KINDS,
   type ServerKind,
   serverKindOf,

@@ -5,14 +5,10 @@
  * recognises them.
  */
 
-import type { Answer } from './answer.js';
+import type { Answer, Profile } from './answer.js';
 import { LIFECYCLE_ANSWERS, LIFECYCLE_TEXTS, seedPairNotFoundText } from './lifecycle-answers.js';
 import { pyRepr } from './python.js';
-import type { Profile } from './server-kinds.js';
 import { serverKindOf } from './server-kinds.js';
-
-export const PROFILES: readonly Profile[] = Object.freeze(['seed', 'deployed']);
-export const DEFAULT_PROFILE: Profile = 'seed';
 
 /** One FastAPI validation error item (the seed's `ValidationError`). */
 export interface ValidationItem {

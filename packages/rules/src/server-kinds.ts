@@ -3,8 +3,7 @@
  * connectors"): `seed` (the contract, as the emulator's seed profile plays it), and the two lines
  * of deployed servers, release `v4.6.1` (keys with roles) and the `main` line (keys in groups).
  */
-/** The two kinds of server the emulator plays and the client's profiles name (profiles.ts). */
-export type Profile = 'seed' | 'deployed';
+import type { Profile } from './answer.js';
 
 export type DeployedLine = 'v4.6.1' | 'main';
 export type ServerKind = 'seed' | DeployedLine;

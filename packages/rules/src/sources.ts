@@ -2,7 +2,7 @@
  * Facts about source values and the default records every server has (docs/deployed-servers.md,
  * "Sources"). The list of source values itself is the spec's `DocumentSource` enumeration.
  */
-import type { Profile } from './server-kinds.js';
+import type { Profile } from './answer.js';
 
 /** Id of the default empty credential, for sources that need no secret. */
 export const DEFAULT_CREDENTIAL_ID = 0;

@@ -110,6 +110,18 @@ describe('API reference (/docs)', () => {
         'updateCredential',
         'replaceCredentialJson',
         'deleteCredential',
+        // operating pairs, checking documents, keys (compat-lifecycle.md)
+        'listIndexAttempts',
+        'listIndexingErrors',
+        'pruneCcPair',
+        'getCcPairLastPruned',
+        'runConnectorOnce',
+        'listIndexingStatus',
+        'getDocumentSizeInfo',
+        'getChunkInfo',
+        'getMe',
+        'getMyPermissions',
+        'createApiKey',
       ].sort(),
     );
     const { page, errors, consoleLines } = await browser.newPage();

@@ -12,6 +12,7 @@ import {
   KisError,
   PermissionDeniedError,
 } from '@kis/client';
+import { denialOf } from '@kis/rules';
 import { CliError, ExitCode, type ExitCodeValue, oneLine } from './errors.js';
 
 /** What to say about an error and how the command ends because of it. */
@@ -70,7 +71,7 @@ export function describeFailure(error: unknown, baseUrl: string | undefined): Fa
   }
   if (PermissionDeniedError.isInstance(error)) {
     return {
-      message: `permission denied: ${at} answered ${statusLine(error.status)}${serverDetail(error)}; ${roleAdvice(error.roles)}`,
+      message: `permission denied: ${at} answered ${statusLine(error.status)}${serverDetail(error)}; ${denialAdvice(error) ?? roleAdvice(error.roles)}`,
       exitCode: ExitCode.Fatal,
       fatal: true,
     };
@@ -122,6 +123,23 @@ function roleAdvice(roles: readonly string[] | undefined): string {
   return roles && roles.length > 0
     ? `the API key was accepted but lacks the role: use a key that can manage connectors (${roles.join(' or ')})`
     : 'the API key was accepted but lacks the role this call needs';
+}
+
+/**
+ * What to do about a deployed server's refusal of the key, by why it refused (the rule book's
+ * `denialOf`); undefined for other 403s, which the roles explain.
+ */
+function denialAdvice(error: PermissionDeniedError): string | undefined {
+  switch (denialOf(error.status, error.body)) {
+    case 'missing-permission':
+      return "the API key was accepted but lacks the permission this call needs (a key holds its groups' grants; `kis doctor` shows what it holds and the group to add it to)";
+    case 'not-curator-or-admin':
+      return "the API key was accepted but its role is neither curator nor admin (`kis doctor` shows the key's role)";
+    case 'limited-key':
+      return 'the API key was accepted but holds no permission at all (a limited key; `kis doctor` shows what it lacks)';
+    default:
+      return undefined;
+  }
 }
 
 function serverDetail(error: KisError): string {

@@ -2,13 +2,13 @@
  * The `kis` program: the root command (global options, help, exit codes, output) composed of one
  * module per command (commands/), and {@link run}, which parses a command line with it.
  */
-import { ROLES, roleAllows } from '@kis/rules';
+import { permissionFor, ROLES, roleAllows } from '@kis/rules';
 import { Command, CommanderError } from 'commander';
 import { type CommandEnv, createAct, type RunState } from './action.js';
 import { applyCommand } from './commands/apply.js';
 import { connectorCommand } from './commands/connector/index.js';
 import { credentialCommand } from './commands/credential.js';
-import { docsCommand } from './commands/docs.js';
+import { docsCommand } from './commands/docs/index.js';
 import { doctorCommand } from './commands/doctor.js';
 import { emulatorCommand, provideEmulatorFlags } from './commands/emulator.js';
 import { exportCommand } from './commands/export.js';
@@ -48,6 +48,8 @@ const COMMANDS: readonly ((env: CommandEnv) => Command)[] = [
 // What the help says about the service comes from the rule book (`@kis/rules`), never a copy.
 /** The roles that may manage connectors and credentials on deployed servers: `curator or admin`. */
 const MANAGING_ROLES = ROLES.filter((role) => roleAllows(role, 'curator')).join(' or ');
+/** The main line's permission for connector and credential calls: `manage:connectors`. */
+const MANAGING_PERMISSION = permissionFor('createConnector')?.permission ?? 'manage:connectors';
 /** The highest role: `admin`. */
 const TOP_ROLE = ROLES[ROLES.length - 1];
 
@@ -56,8 +58,9 @@ Environment:
   KIS_BASE_URL   API root including /api, e.g. http://localhost:8080/api
   KIS_ALLOW_INSECURE_HTTP  1: allow a plain http:// base URL on another host (the key is readable on the way)
   KIS_API_KEY    API key. Connector and credential commands need the ${TOP_ROLE} role on servers
-                 that follow the seed; deployed servers take ${MANAGING_ROLES}, and ask for it
-                 on ingest and docs commands too
+                 that follow the seed; release 4.6.1 takes ${MANAGING_ROLES}, and asks for it
+                 on ingest and docs commands too; on the main line a key holds the grants of
+                 its groups (${MANAGING_PERMISSION}). kis doctor shows what a key may use
   NO_COLOR       disable colours
 
 Exit codes:

@@ -43,15 +43,38 @@ describe('kis doctor', () => {
   it('a good server, base URL and key: every check ✓, exit 0', async () => {
     const r = await kis(['doctor'], { env: envFor(emu) });
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n').filter(Boolean)).toEqual([
+    // who the key is: a role on the seed's emulator, a service account on the main line
+    const identity =
+      testProfile() === 'seed'
+        ? [
+            '✓ key role: admin (a key with a role, as on release 4.6.1: its rights come from the role, and connector calls take a key of role admin)',
+            '✓ may use connectors (kis connector): yes (role admin)',
+            '✓ may use credentials (kis credential): yes (role admin)',
+            '✓ may use ingestion (kis ingest, sync, upload, docs list and delete): yes (role admin)',
+            '✓ may use documents (kis docs status): yes (role admin)',
+          ]
+        : [
+            "✓ key account: SERVICE_ACCOUNT (main line: a key's rights are the grants of its groups)",
+            "✓ key groups: not shown to the key itself; the permissions below are its groups' grants",
+            '✓ key permissions: admin',
+            '✓ may use connectors (kis connector): yes (needs manage:connectors)',
+            '✓ may use credentials (kis credential): yes (needs manage:connectors)',
+            '✓ may use ingestion (kis ingest, sync, upload, docs list and delete): yes (needs basic, manage:connectors)',
+            '✓ may use documents (kis docs status): yes (needs basic)',
+          ];
+    const lines = [
       `✓ server reachable: ${emu.baseUrl} answered HTTP 200`,
       `✓ base URL includes /api: ${emu.baseUrl} answers with the API's JSON`,
       '✓ API key accepted: the server accepted the key',
       '✓ key can manage connectors: listing credentials works (1 visible)',
+      ...identity,
       "✓ association route: PUT /manage/connector/{connector_id}/credential/{credential_id} (deployed servers' path)",
       "✓ upload route: POST /user/projects/file/upload (deployed servers' path)",
       `✓ server version: ${emu.version}`,
-      'All 7 checks passed.',
+    ];
+    expect(r.stdout.split('\n').filter(Boolean)).toEqual([
+      ...lines,
+      `All ${lines.length} checks passed.`,
     ]);
     expect(r.stderr).toBe('');
     expectNoKeys(r);
@@ -61,9 +84,13 @@ describe('kis doctor', () => {
     const r = await kis(['doctor', '--json', '--cc-pair', '1'], { env: envFor(emu) });
     expect(r.code).toBe(0);
     const lines = jsonLines(r.stdout);
-    expect(lines).toHaveLength(9);
-    expect(lines[7]).toMatchObject({ name: 'cc pair 1', ok: true });
-    expect(lines[8]).toEqual({ summary: { ok: true, passed: 8, failed: 0, reachable: true } });
+    const checks = lines.length - 1;
+    expect(lines.at(-2)).toMatchObject({ name: 'cc pair 1', ok: true });
+    expect(lines.at(-1)).toEqual({
+      summary: { ok: true, passed: checks, failed: 0, reachable: true },
+    });
+    // the checks as the client names them, without the commands the human view adds
+    expect(lines.map((l) => l.name)).toContain('may use connectors');
   });
 
   it('an unknown cc pair fails the check: exit 1', async () => {
@@ -86,12 +113,26 @@ describe('kis doctor', () => {
     expectNoKeys(r);
   });
 
-  it('a basic key: accepted, cannot manage connectors; the fix names the roles', async () => {
+  it('a basic key: accepted, cannot manage connectors; the fix fits the key model', async () => {
     const r = await kis(['doctor'], { env: envFor(emu, USER_KEY) });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('✓ API key accepted');
     expect(r.stdout).toContain('✗ key can manage connectors: listing credentials failed (HTTP 403');
-    expect(r.stdout).toContain('  fix: use a key that can manage connectors (admin or curator)');
+    if (testProfile() === 'seed') {
+      // the seed's emulator answers /me with a role but checks roles the seed's way
+      expect(r.stdout).toContain('  fix: use a key that can manage connectors (admin or curator)');
+      expect(r.stdout).toContain(
+        '✓ key role: basic (a server that checks roles the seed\'s way: see "key can manage connectors")',
+      );
+      expect(r.stdout).not.toContain('may use');
+    } else {
+      expect(r.stdout).toContain('  fix: add the key to a group that grants manage:connectors');
+      expect(r.stdout).toContain('✓ key permissions: basic');
+      expect(r.stdout).toContain(
+        '✗ may use connectors (kis connector): refused: needs manage:connectors, and the key holds basic',
+      );
+      expect(r.stdout).toContain('✓ may use documents (kis docs status): yes (needs basic)');
+    }
     expectNoKeys(r);
   });
 
@@ -125,5 +166,66 @@ describe('kis doctor', () => {
     expect(jsonLines(json.stdout).at(-1)).toEqual({
       summary: { ok: false, passed: 0, failed: 1, reachable: false },
     });
+  });
+});
+
+/** A key made by the admin key with `body` (groups on the main line, a role on 4.6.1). */
+async function newKey(on: Emulator, body: Record<string, unknown>): Promise<string> {
+  const r = await fetch(`${on.baseUrl}/admin/api-key`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await r.json()) as { api_key?: unknown };
+  if (typeof answer.api_key !== 'string') throw new Error(`no key made: ${r.status}`);
+  return answer.api_key;
+}
+
+// Keys of deployed servers: a group member on the main line, a role on release 4.6.1.
+describe.runIf(testProfile() === 'deployed')('kis doctor and the key models', () => {
+  it('main line, a key made without a group: no group, write:chat, and the group to add it to', async () => {
+    const key = await newKey(emu, { name: 'ci' });
+    const r = await kis(['doctor'], { env: envFor(emu, key) });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split('\n');
+    const at = lines.indexOf('  fix: add the key to a group that grants manage:connectors');
+    expect(lines[at - 1]).toMatch(
+      /^✗ key can manage connectors: listing credentials failed \(HTTP 403: You do not have the required permissions for this action\./,
+    );
+    expect(lines.slice(at + 1, at + 6)).toEqual([
+      "✓ key account: SERVICE_ACCOUNT (main line: a key's rights are the grants of its groups)",
+      '✓ key groups: none: the key holds only write:chat, what a key in no group holds',
+      '✓ key permissions: write:chat',
+      '✗ may use connectors (kis connector): refused: needs manage:connectors, and the key holds write:chat',
+      '  fix: add the key to a group that grants manage:connectors',
+    ]);
+    expect(r.stdout).toContain('  fix: add the key to a group that grants basic');
+    const json = jsonLines((await kis(['--json', 'doctor'], { env: envFor(emu, key) })).stdout);
+    expect(json.find((l) => l.name === 'may use credentials')).toEqual({
+      name: 'may use credentials',
+      ok: false,
+      detail: 'refused: needs manage:connectors, and the key holds write:chat',
+      fix: 'add the key to a group that grants manage:connectors',
+    });
+    expect(r.stdout + r.stderr).not.toContain(key);
+  });
+
+  it('release 4.6.1, a basic key: its role, and the role to use instead', async () => {
+    const release = await emulator({ release: 'v4.6.1' });
+    try {
+      const key = await newKey(release, { name: 'ci', role: 'basic' });
+      const r = await kis(['doctor'], { env: envFor(release, key) });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain(
+        '✓ key role: basic (a key with a role, as on release 4.6.1: its rights come from the role, and connector calls take a key of role admin)',
+      );
+      expect(r.stdout).toContain(
+        '✗ may use connectors (kis connector): refused: a key of role basic is answered 403 "Access denied. User is not a curator or admin."\n  fix: use a key of role admin (POST /admin/api-key with {"role": "admin"})',
+      );
+      expect(r.stdout).toContain('✓ may use documents (kis docs status): yes (role basic)');
+      expect(r.stdout).not.toContain('key account');
+    } finally {
+      await release.close();
+    }
   });
 });

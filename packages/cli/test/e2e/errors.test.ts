@@ -15,7 +15,7 @@ import {
   kis,
   USER_KEY,
 } from '../helpers/cli.js';
-import { facts } from '../helpers/profile.js';
+import { facts, testProfile } from '../helpers/profile.js';
 
 let emu: Emulator;
 let work: string;
@@ -265,11 +265,16 @@ describe('failures that stop the command (exit 3)', () => {
         `^error: authentication failed: ${emu.baseUrl} answered ${status} ${reason}; the API key was rejected`,
       ),
     );
+    // the seed names the roles; the main line checks a permission the key's groups grant
+    const advice =
+      testProfile() === 'seed'
+        ? 'lacks the role: use a key that can manage connectors \\(admin or curator\\)'
+        : "lacks the permission this call needs \\(a key holds its groups' grants; `kis doctor` shows what it holds and the group to add it to\\)";
     expectOneLineError(
       await run(['credential', 'list'], envFor(emu, USER_KEY)),
       3,
       new RegExp(
-        `^error: permission denied: ${emu.baseUrl} answered 403 Forbidden .*; the API key was accepted but lacks the role: use a key that can manage connectors \\(admin or curator\\)$`,
+        `^error: permission denied: ${emu.baseUrl} answered 403 Forbidden .*; the API key was accepted but ${advice}$`,
       ),
     );
     const r = await run(['--json', 'ingest', 'notes.txt'], envFor(emu, 'wrong-key-0123456789'));
@@ -351,7 +356,7 @@ describe('help, version and output hygiene', () => {
     expect(ingest).toContain("(default: the server's default pair, 1)");
     expect(await help(['upload'])).toContain('upload image files (.png .jpg .jpeg .gif .webp)');
     expect(await help([])).toContain(
-      'Connector and credential commands need the admin role on servers that follow the seed; deployed servers take curator or admin, and ask for it on ingest and docs commands too',
+      'Connector and credential commands need the admin role on servers that follow the seed; release 4.6.1 takes curator or admin, and asks for it on ingest and docs commands too; on the main line a key holds the grants of its groups (manage:connectors). kis doctor shows what a key may use',
     );
   });
 

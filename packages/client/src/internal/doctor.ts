@@ -1,11 +1,17 @@
 /**
  * `kis.doctor()`: checks, with requests that change nothing, what usually goes wrong between a
  * client and a server: the server does not answer, the base URL lacks `/api` (the web
- * application's HTML answers instead), the key is rejected or lacks the role, and which route
- * variants and release the server has.
+ * application's HTML answers instead), the key is rejected or lacks the rights, who the key is
+ * and what it may do (doctor-key.ts), and which route variants and release the server has.
  */
-import { isRouteNotFound, ROUTE_VARIANTS } from '@kis/rules';
-import type { DoctorCheck, DoctorOptions, DoctorReport } from '../doctor.js';
+import { denialOf, isRouteNotFound, ROUTE_VARIANTS } from '@kis/rules';
+import type {
+  DoctorAccess,
+  DoctorCheck,
+  DoctorKey,
+  DoctorOptions,
+  DoctorReport,
+} from '../doctor.js';
 import {
   APIConnectionError,
   APIError,
@@ -18,9 +24,10 @@ import {
 import type { KisClient } from '../kis-client.js';
 import type { CallControl } from '../request-options.js';
 import type { CallContext } from './call.js';
+import { accessCheck, identityChecks, managingFix } from './doctor-key.js';
 import { looksLikeHtml, parseErrorBody } from './error-parse.js';
+import { ACCESS_GROUP_NAMES, accessOf, keyOf } from './key-access.js';
 import { OutgoingRequest } from './outgoing-request.js';
-import { MANAGING_KEY } from './roles.js';
 
 /** Per request: a doctor reports what it sees at once rather than waiting through retries. */
 const DOCTOR_TIMEOUT_MS = 15_000;
@@ -104,15 +111,23 @@ function apiPrefixCheck(baseUrl: string, what: string): DoctorCheck {
   };
 }
 
+/** What `GET /me` told about the key, or why it told nothing. */
+type Identity = { key: DoctorKey } | { failed: DoctorCheck };
+
 class Doctor {
   readonly checks: DoctorCheck[] = [];
   reachable = true;
+  keyModel: DoctorKey | undefined;
+  access: DoctorAccess[] | undefined;
   private readonly probe: Probe;
   private readonly control: CallControl;
+  private identityPromise: Promise<Identity> | undefined;
+  /** The key was refused with a 403 deployed servers do not answer: the seed's role check. */
+  private seedRefusal = false;
 
   constructor(
     private readonly ctx: CallContext,
-    private readonly kis: Pick<KisClient, 'credentials' | 'ingestion'>,
+    private readonly kis: Pick<KisClient, 'credentials' | 'ingestion' | 'identity'>,
     options: DoctorOptions,
   ) {
     this.control = {
@@ -174,7 +189,7 @@ class Doctor {
       });
       return 'manages';
     } catch (err) {
-      return this.keyFailed(err);
+      return await this.keyFailed(err);
     }
   }
 
@@ -186,7 +201,7 @@ class Doctor {
     });
   }
 
-  private keyFailed(err: unknown): KeyState {
+  private async keyFailed(err: unknown): Promise<KeyState> {
     if (HtmlResponseError.isInstance(err)) {
       this.add(apiPrefixCheck(this.ctx.baseUrl, htmlAnswer(err.status)));
       return 'stop';
@@ -209,13 +224,56 @@ class Doctor {
     }
     this.add({ name: 'API key accepted', ok: true, detail: 'the server accepted the key' });
     const denied = PermissionDeniedError.isInstance(err);
+    this.seedRefusal = denied && denialOf(err.status, err.body) === undefined;
+    const identity = denied ? await this.identity() : undefined;
     this.add({
       name: 'key can manage connectors',
       ok: false,
       detail: `listing credentials failed (${reason(err)})`,
-      fix: denied ? `use ${MANAGING_KEY}` : 'look at the server: it failed on a plain listing',
+      fix: denied
+        ? managingFix(identity && 'key' in identity ? identity.key : undefined)
+        : 'look at the server: it failed on a plain listing',
     });
     return denied ? 'basic' : 'stop';
+  }
+
+  /** `GET /me`, asked once: the key's model, or the failed check saying why it is not known. */
+  private identity(): Promise<Identity> {
+    this.identityPromise ??= this.kis.identity.me({ ...this.control }).then(
+      (me): Identity => ({ key: keyOf(me, this.seedRefusal) }),
+      (err: unknown): Identity => {
+        if (APIError.isInstance(err) && isRouteNotFound(err.status, err.body)) {
+          const why = `not served (GET /me: ${reason(err)}; a server that follows the seed, whose keys have roles: see "key can manage connectors")`;
+          return { key: { model: 'unknown', reason: why } };
+        }
+        if (!APIError.isInstance(err)) throw err;
+        return {
+          failed: {
+            name: 'key identity',
+            ok: false,
+            detail: `GET /me failed (${reason(err)})`,
+            fix: 'look at the server: it failed to say who the key is',
+          },
+        };
+      },
+    );
+    return this.identityPromise;
+  }
+
+  /** Who the key is, and per group of calls whether it may use them (by the rule book). */
+  async whoIsKey(): Promise<void> {
+    const identity = await this.identity();
+    if ('failed' in identity) {
+      this.add(identity.failed);
+      return;
+    }
+    const { key } = identity;
+    this.keyModel = key;
+    for (const check of identityChecks(key)) this.add(check);
+    const access = ACCESS_GROUP_NAMES.map((group) => accessOf(key, group));
+    if (access.some((a) => a === undefined)) return;
+    this.access = access.filter((a): a is DoctorAccess => a !== undefined);
+    for (const a of this.access) this.add(accessCheck(key, a));
   }
 
   /** Which of a group's paths the server has, probing with a body every server refuses. */
@@ -286,7 +344,7 @@ class Doctor {
 /** Run the checks in order; a failure that makes the next checks meaningless ends the list. */
 export async function runDoctor(
   ctx: CallContext,
-  kis: Pick<KisClient, 'credentials' | 'ingestion'>,
+  kis: Pick<KisClient, 'credentials' | 'ingestion' | 'identity'>,
   options: DoctorOptions = {},
 ): Promise<DoctorReport> {
   const doctor = new Doctor(ctx, kis, options);
@@ -297,6 +355,7 @@ export async function runDoctor(
   }
   const key = seen ? await doctor.key() : 'stop';
   if (seen === undefined || key === 'stop') return report(doctor);
+  await doctor.whoIsKey();
   // association: ids of the default pair and an empty body, which every server refuses (422)
   await doctor.routes('associate', 'PUT', () => '{}');
   // upload: a form without files, refused the same way
@@ -317,5 +376,7 @@ function report(doctor: Doctor): DoctorReport {
       failed,
       reachable: doctor.reachable,
     },
+    ...(doctor.keyModel ? { key: doctor.keyModel } : {}),
+    ...(doctor.access ? { access: doctor.access } : {}),
   };
 }

@@ -5,7 +5,6 @@
  */
 
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { DesiredStateError } from '@kis/client';
 import {
   type AppliedChange,
@@ -18,8 +17,9 @@ import {
 } from '@kis/node';
 import { Command } from 'commander';
 import type { CommandEnv } from '../action.js';
+import { confirmDeletion } from '../confirm.js';
 import type { Context } from '../context.js';
-import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
+import { ExitCode, type ExitCodeValue } from '../errors.js';
 import { describeFailure } from '../failure.js';
 import { EXAMPLES, wrap } from '../help-text.js';
 import { readKisFile } from '../kis-file.js';
@@ -120,23 +120,14 @@ export function planLines(plan: ApplyPlan, paint: Output['out'], verbose: boolea
   return lines;
 }
 
-async function confirmDeletes(ctx: Context, plan: ApplyPlan, yes: boolean): Promise<boolean> {
-  if (plan.counts.delete === 0 || yes) return true;
-  const { io } = ctx;
-  if (!io.stdin.isTTY) {
-    throw new UsageError(
-      `--prune: the plan deletes ${plan.counts.delete} item(s) from the server; pass --yes to confirm (stdin is not a terminal to ask)`,
-    );
-  }
-  const rl = createInterface({ input: io.stdin, output: io.stderr });
-  try {
-    const answer = await rl.question(
-      `Delete ${plan.counts.delete} item(s) from the server? [y/N] `,
-    );
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    rl.close();
-  }
+function confirmDeletes(ctx: Context, plan: ApplyPlan, yes: boolean): Promise<boolean> {
+  if (plan.counts.delete === 0) return Promise.resolve(true);
+  return confirmDeletion(ctx, {
+    yes,
+    flag: '--prune',
+    what: `the plan deletes ${plan.counts.delete} item(s) from the server`,
+    question: `Delete ${plan.counts.delete} item(s) from the server?`,
+  });
 }
 
 function stepLine(step: AppliedChange): string {

@@ -3,6 +3,7 @@
  * "Operating connectors"): its index attempts and errors (paged listings read as async
  * iterators), running its connector once, pruning, and the indexing-status listing.
  */
+import type { ErrorListOptions, PageOptions, RunOptions } from '../../pair-options.js';
 import type { RequestOptions } from '../../request-options.js';
 import type {
   IndexAttempt,
@@ -14,24 +15,6 @@ import type {
 import { checkInt } from '../arguments.js';
 import type { CallContext } from '../call.js';
 import { eachItem } from '../paging.js';
-
-/** Options of a paged listing. */
-export interface PageOptions extends RequestOptions {
-  /** Items asked for per request (the server's limit: 1000 for attempts, 100 for errors). */
-  pageSize?: number | undefined;
-}
-
-export interface ErrorListOptions extends PageOptions {
-  /** Also list errors a later attempt resolved. Default false. */
-  includeResolved?: boolean | undefined;
-}
-
-export interface RunOptions extends RequestOptions {
-  /** Re-read the whole source instead of what changed since the last run. Default false. */
-  fromBeginning?: boolean | undefined;
-  /** Only these credentials' pairs of the connector (default: every pair of it). */
-  credentialIds?: readonly number[] | undefined;
-}
 
 const pathOf = (ccPairId: number) => ({
   path: { cc_pair_id: checkInt('ccPairId', ccPairId) },

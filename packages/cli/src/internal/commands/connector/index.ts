@@ -1,6 +1,7 @@
 /**
  * `kis connector` (alias `connectors`): `create` (create.ts), `fields` (fields.ts) and
- * `associate` (associate.ts).
+ * `associate` (associate.ts), then the commands that operate pairs (operate.ts): `list`,
+ * `status`, `run`, `pause`, `resume`, `prune` and `delete`.
  */
 import { DEFAULT_CREDENTIAL_ID, SOURCES_WITHOUT_CREDENTIAL } from '@kis/rules';
 import { Command } from 'commander';
@@ -10,18 +11,36 @@ import { EXAMPLES, wrap } from '../../help-text.js';
 import { type ConnectorAssociateOptions, runConnectorAssociate } from './associate.js';
 import { type ConnectorCreateOptions, runConnectorCreate } from './create.js';
 import { runConnectorFields } from './fields.js';
+import {
+  deleteCommand,
+  listCommand,
+  pauseCommand,
+  pruneCommand,
+  resumeCommand,
+  runCommand,
+  statusCommand,
+} from './operate.js';
 
 // What the help says about the service comes from the rule book (`@kis/rules`), never a copy.
 /** "Sources that need no credential use the default empty credential 0: ingestion_api, web, …". */
 const NO_CREDENTIAL_TEXT = `Sources that need no credential use the default empty credential ${DEFAULT_CREDENTIAL_ID}: ${SOURCES_WITHOUT_CREDENTIAL.join(', ')}.`;
 
-export function connectorCommand({ act }: CommandEnv): Command {
+export function connectorCommand({ act, interrupts }: CommandEnv): Command {
   return new Command('connector')
     .alias('connectors')
-    .description('create connectors (with their credential association), or associate one')
+    .description(
+      'create connectors (with their credential association); list, watch, run, pause, resume, prune and delete their pairs',
+    )
     .addCommand(createCommand(act))
     .addCommand(fieldsCommand(act))
-    .addCommand(associateCommand(act));
+    .addCommand(associateCommand(act))
+    .addCommand(listCommand(act))
+    .addCommand(statusCommand(act, interrupts))
+    .addCommand(runCommand(act))
+    .addCommand(pauseCommand(act))
+    .addCommand(resumeCommand(act))
+    .addCommand(pruneCommand(act))
+    .addCommand(deleteCommand(act));
 }
 
 function createCommand(act: Act): Command {

@@ -17,6 +17,7 @@ import { describeFailure } from '../../failure.js';
 import { EXAMPLES, wrap } from '../../help-text.js';
 import { type Inputs, inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
+import { checkPairBeforeRun } from '../../pair-check.js';
 import { journalFor } from '../../pair-journal.js';
 import { addRunOptions, runLimits } from '../../run-options.js';
 import { connect, type Journal, openRunJournal } from '../../run-setup.js';
@@ -110,6 +111,7 @@ export async function runSync(
   });
   const owns = ownership(inputs, sources.folder, options);
   const { client, baseUrl } = await connect(ctx, false);
+  await checkPairBeforeRun(client, options.ccPair, baseUrl, 'sync');
   const choice = journalFor({ journal: options.journal, ccPair: options.ccPair, baseUrl });
   // a dry run reads a journal that exists and creates none
   const journal =

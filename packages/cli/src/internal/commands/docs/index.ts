@@ -1,14 +1,15 @@
-/** `kis docs` (alias `doc`): `list` and `delete`. */
+/** `kis docs` (alias `doc`): `list`, `delete` and `status` (status.ts). */
 import type { IngestedDocumentSummary } from '@kis/client';
 import { NotFoundError } from '@kis/client';
-import { normalizeDocumentId } from '@kis/rules';
 import { Command } from 'commander';
-import type { Act, CommandEnv } from '../action.js';
-import { intArg } from '../arg-parsers.js';
-import type { Context } from '../context.js';
-import { ExitCode, type ExitCodeValue } from '../errors.js';
-import { describeFailure } from '../failure.js';
-import { EXAMPLES } from '../help-text.js';
+import type { Act, CommandEnv } from '../../action.js';
+import { intArg } from '../../arg-parsers.js';
+import type { Context } from '../../context.js';
+import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { describeFailure } from '../../failure.js';
+import { EXAMPLES, wrap } from '../../help-text.js';
+import { storedIdFor } from '../../stored-ids.js';
+import { runDocsStatus } from './status.js';
 
 export interface DocsListOptions {
   ccPair?: number;
@@ -17,9 +18,10 @@ export interface DocsListOptions {
 export function docsCommand({ act }: CommandEnv): Command {
   return new Command('docs')
     .alias('doc')
-    .description('list and delete ingested documents')
+    .description('list and delete ingested documents, and check whether they are indexed')
     .addCommand(listCommand(act))
-    .addCommand(deleteCommand(act));
+    .addCommand(deleteCommand(act))
+    .addCommand(statusCommand(act));
 }
 
 function listCommand(act: Act): Command {
@@ -41,6 +43,28 @@ function deleteCommand(act: Act): Command {
     .action(act((ctx, ids: string[]) => runDocsDelete(ctx, ids)));
 }
 
+function statusCommand(act: Act): Command {
+  return new Command('status')
+    .description(
+      'whether documents are in the index yet, with their chunks and tokens; exit 1 when one is not (yet)',
+    )
+    .argument('<ids...>', 'document ids, as ingestion answered them or `kis docs list` prints them')
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis docs status docs%2Fintro.md',
+        'kis --json docs status docs/intro.md docs/setup.md',
+        'until kis -q docs status docs/intro.md; do sleep 5; done',
+      ]) +
+        `
+${wrap(
+  'A document is indexed once the server has written its chunks, some time after ingestion answered: until then it is "not indexed". Servers also say so for a document the key may not see. A path is encoded as servers store ids (docs/intro.md is docs%2Fintro.md).',
+)}
+`,
+    )
+    .action(act((ctx, ids: string[]) => runDocsStatus(ctx, ids)));
+}
+
 /** `kis docs list [--cc-pair ID]`. */
 export async function runDocsList(ctx: Context, options: DocsListOptions): Promise<ExitCodeValue> {
   const client = await ctx.client();
@@ -60,17 +84,6 @@ export async function runDocsList(ctx: Context, options: DocsListOptions): Promi
     out.info(`${docs.length} document(s) ${where}`);
   }
   return ExitCode.Ok;
-}
-
-/**
- * The stored form of an id typed by the user: ids as listed (already percent-encoded) are kept;
- * anything with characters a stored id cannot hold (a path like `docs/a.md`) is encoded like the
- * server does (the rule book's `normalizeDocumentId`). An id is taken as listed when, its `%`
- * escapes aside, it holds only characters that encoding leaves alone.
- */
-export function storedIdFor(id: string): string {
-  const unescaped = id.replaceAll('%', '');
-  return normalizeDocumentId(unescaped) === unescaped ? id : normalizeDocumentId(id);
 }
 
 /** `kis docs delete ID…`. */
