@@ -20,14 +20,25 @@ function isMissing(error: unknown): boolean {
   );
 }
 
+/** What the CLI uses of the emulator: any 0.x release that has them will do (the peer's range). */
+const USED = ['EMULATOR_FLAGS', 'EmulatorUsageError', 'emulatorLaunch', 'startEmulator'] as const;
+
 /** The emulator module, or undefined when it is not installed. */
 export async function findEmulator(): Promise<EmulatorModule | undefined> {
+  let found: EmulatorModule;
   try {
-    return await import('@kis/emulator');
+    found = await import('@kis/emulator');
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
   }
+  const lacking = USED.filter((name) => found[name] === undefined);
+  if (lacking.length > 0) {
+    throw new UsageError(
+      `the installed @kis/emulator lacks ${lacking.join(', ')}, which this kis uses: update both (npm i @kis/cli@latest @kis/emulator@latest)`,
+    );
+  }
+  return found;
 }
 
 /** The emulator module, or a usage error saying how to get it. */
