@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeResult, run } from './run.js';
 
@@ -91,4 +91,18 @@ export function workspaceClosure(
   };
   visit(name);
   return [...seen].sort();
+}
+
+/** The packages named in the front matter of the pending changesets (`.changeset/*.md`). */
+export async function pendingChangesets(root: string): Promise<Map<string, string[]>> {
+  const dir = join(root, '.changeset');
+  const byPackage = new Map<string, string[]>();
+  for (const file of await readdir(dir)) {
+    if (!file.endsWith('.md') || file === 'README.md') continue;
+    const front = /^---\n([\s\S]*?)\n---/.exec(await readFile(join(dir, file), 'utf8'))?.[1] ?? '';
+    for (const m of front.matchAll(/^"([^"]+)":\s*(major|minor|patch)\s*$/gm)) {
+      byPackage.set(m[1] as string, [...(byPackage.get(m[1] as string) ?? []), file]);
+    }
+  }
+  return byPackage;
 }
