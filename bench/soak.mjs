@@ -75,9 +75,11 @@ function startServer() {
 
 /**
  * One `kis ingest FILE --journal J` run, its RSS sampled every 100 ms (and the stored count
- * alongside, to place the samples); `killAt` (documents stored) sends it SIGKILL.
+ * alongside, to place the samples); `killAt` (documents this run stored) sends it SIGKILL.
  */
 async function ingest(server, file, journal, { total, killAt } = {}) {
+  // the server keeps what earlier runs stored: count this run's documents from here
+  const before = (await server.stats()).stored;
   const started = Date.now();
   const child = spawn(process.execPath, [KIS, 'ingest', file, '--journal', journal], {
     env: { ...process.env, KIS_BASE_URL: server.baseUrl, KIS_API_KEY: 'soak-key' },
@@ -87,7 +89,7 @@ async function ingest(server, file, journal, { total, killAt } = {}) {
   let killed = false;
   const timer = setInterval(async () => {
     const rss = rssOf(child.pid);
-    const { stored } = await server.stats();
+    const stored = (await server.stats()).stored - before;
     samples.push({ at: Date.now() - started, rss, stored });
     if (killAt !== undefined && !killed && stored >= killAt) {
       killed = true;
