@@ -50,9 +50,8 @@ export interface KisClientOptions {
   /** API key sent as `Authorization: Bearer <key>`. Never logged or stored on errors. */
   apiKey: string;
   /**
-   * Custom fetch (tests, proxies, instrumented fetch). Default: under Node, undici's `request`
-   * on a keep-alive `Agent` (about half the CPU per call of Node's fetch); elsewhere
-   * `globalThis.fetch`.
+   * Custom fetch (tests, proxies, instrumented fetch). Default: under Node, a keep-alive undici
+   * `Agent` with its redirect interceptor (README, "Transports"); elsewhere `globalThis.fetch`.
    */
   fetch?: typeof globalThis.fetch | undefined;
   /**
