@@ -61,6 +61,7 @@ export type {
   SyncPlanEntry,
   SyncResult,
   SyncRun,
+  SyncRunOptions,
   SyncSession,
   SyncSummary,
 } from './sync/types.js';
