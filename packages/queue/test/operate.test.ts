@@ -14,7 +14,7 @@ import {
   startWorker,
 } from '../src/index.js';
 import { KEY, tempDir, until, writeFiles } from './helpers.js';
-import { startRedis, type TestRedis } from './redis-server.js';
+import { startRedis, type TestRedis } from '@kis/test-support';
 
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 
