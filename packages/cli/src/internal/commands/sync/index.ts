@@ -17,11 +17,13 @@ import { describeFailure } from '../../failure.js';
 import { EXAMPLES, wrap } from '../../help-text.js';
 import { type Inputs, inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
+import { addQueueOptions } from '../../queue-mode/options.js';
 import { addRunOptions, runLimits } from '../../run-options.js';
 import { connect, type Journal, openRunJournal } from '../../run-setup.js';
 import { stateFile } from '../../state-files.js';
 import { parseMaxDelete, type SyncCommandOptions } from './options.js';
 import { type Pass, syncPass } from './pass.js';
+import { runQueuedSync } from './queued.js';
 import { watchPaths } from './watch.js';
 
 const HELP_AFTER =
@@ -46,7 +48,7 @@ paths, 1 when documents failed (listed), 3 when the server stopped the run.`,
 
 /** `kis sync`: the shared run options, then its own. */
 export function syncCommand({ act, interrupts }: CommandEnv): Command {
-  return addRunOptions(new Command('sync'))
+  return addQueueOptions(addRunOptions(new Command('sync')))
     .description(
       'make a cc pair equal to folders or a JSONL export: create, update, skip the unchanged, and (--prune) delete what is gone',
     )
@@ -86,6 +88,9 @@ export async function runSync(
   options: SyncCommandOptions,
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
+  if (options.queue !== undefined) {
+    return runQueuedSync(ctx, paths, options, interrupts, { ownership, defaultJournal });
+  }
   const { out, io } = ctx;
   const limits = runLimits(options);
   const maxDelete = parseMaxDelete(options.maxDelete);
