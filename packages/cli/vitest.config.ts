@@ -18,6 +18,16 @@ export default defineConfig({
         extends: true,
         test: { name: 'unit', include: ['test/*.test.ts'] },
       },
+      // queue mode (`--queue`, `kis worker`, `kis queue`) with a private redis-server: once, against
+      // the deployed profile (what the servers queue mode feeds play)
+      {
+        extends: true,
+        test: {
+          name: 'queue',
+          include: ['test/queue/**/*.test.ts'],
+          provide: { profile: 'deployed' },
+        },
+      },
       ...PROFILES.map((profile) => ({
         extends: true as const,
         test: {

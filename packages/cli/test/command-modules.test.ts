@@ -11,15 +11,17 @@ import { doctorCommand } from '../src/internal/commands/doctor.js';
 import { emulatorCommand } from '../src/internal/commands/emulator.js';
 import { exportCommand } from '../src/internal/commands/export.js';
 import { ingestCommand } from '../src/internal/commands/ingest/index.js';
+import { queueCommand } from '../src/internal/commands/queue/index.js';
 import { sourcesCommand } from '../src/internal/commands/sources.js';
 import { syncCommand } from '../src/internal/commands/sync/index.js';
 import { uploadCommand } from '../src/internal/commands/upload.js';
+import { workerCommand } from '../src/internal/commands/worker.js';
 import type { Io } from '../src/internal/output.js';
 import { createProgram } from '../src/internal/program.js';
 
 // Every command of `kis` (path|aliases) with its arguments and options (flags, "(required)",
 // "= default"), as they were when program.ts held them all (the split changed none of them),
-// with the commands added since.
+// with the commands added since (pair operations, queue mode).
 // @kis/emulator's flags are added to `kis emulator` at start-up, not by its module.
 const PINNED: Record<string, readonly string[]> = {
   '': [
@@ -89,6 +91,14 @@ const PINNED: Record<string, readonly string[]> = {
     '--include <glob> = []',
     '--exclude <glob> = []',
     '--base-dir <dir>',
+    '--queue <url>',
+    '--root <dir>',
+    '--wait',
+    '--batch-size <n>',
+    '--rate <rate>',
+    '--max-in-flight <n>',
+    '--max-waiting <jobs>',
+    '--queue-name <name>',
     '--cc-pair <id>',
     '--journal <file>',
     '--no-journal',
@@ -105,6 +115,14 @@ const PINNED: Record<string, readonly string[]> = {
     '--include <glob> = []',
     '--exclude <glob> = []',
     '--base-dir <dir>',
+    '--queue <url>',
+    '--root <dir>',
+    '--wait',
+    '--batch-size <n>',
+    '--rate <rate>',
+    '--max-in-flight <n>',
+    '--max-waiting <jobs>',
+    '--queue-name <name>',
     '--cc-pair <id> (required)',
     '--prune',
     '--max-delete <n|p%>',
@@ -113,6 +131,33 @@ const PINNED: Record<string, readonly string[]> = {
     '--journal <file>',
     '--dry-run',
     '--watch',
+  ],
+  worker: [
+    '--queue <url>',
+    '--queue-name <name>',
+    '--root <dir>',
+    '-c, --concurrency <n> = 8',
+    '--fixed-concurrency',
+    '--retry-for <duration>',
+    '--max-outage <duration>',
+    '--max-in-flight <n>',
+    '--rate <rate>',
+    '--name <name>',
+    '--lock-duration <duration>',
+    '--stalled-interval <duration>',
+  ],
+  queue: [],
+  'queue status': ['[run]', '--queue <url>', '--queue-name <name>', '--failures <n> = 5'],
+  'queue failed': ['[run]', '--queue <url>', '--queue-name <name>', '--limit <n>'],
+  'queue retry': ['[run]', '--queue <url>', '--queue-name <name>'],
+  'queue clean': ['[run]', '--queue <url>', '--queue-name <name>', '--force'],
+  'queue limits': ['--queue <url>', '--queue-name <name>', '--max-in-flight <n>', '--rate <rate>'],
+  'queue dashboard': [
+    '--queue <url>',
+    '--queue-name <name>',
+    '--port <port> = 3000',
+    '--host <host> = "127.0.0.1"',
+    '--read-only',
   ],
   'docs|doc': [],
   'docs list': ['--cc-pair <id>'],
@@ -138,6 +183,8 @@ const MODULES: readonly [string, (env: CommandEnv) => Command][] = [
   ['upload', uploadCommand],
   ['ingest', ingestCommand],
   ['sync', syncCommand],
+  ['worker', workerCommand],
+  ['queue', queueCommand],
   ['docs', docsCommand],
   ['emulator', emulatorCommand],
   ['apply', applyCommand],
@@ -225,6 +272,8 @@ describe('one module per command', () => {
       'upload',
       'ingest',
       'sync',
+      'worker',
+      'queue',
       'docs|doc',
       'emulator',
       'apply',

@@ -50,6 +50,10 @@ export async function resolve(specifier, context, next) {
     expect(await importsOf(['--version'])).not.toContain('@kis/emulator');
   });
 
+  it('nor @kis/queue, which only queue mode loads', async () => {
+    expect(await importsOf(['ingest', '--help'])).not.toContain('@kis/queue');
+  });
+
   it('kis emulator --help does', async () => {
     expect(await importsOf(['emulator', '--help'])).toContain('@kis/emulator');
   });

@@ -42,6 +42,7 @@ export type {
 export { lowerAccess } from './internal/access.js';
 export type { BackoffOptions } from './internal/backoff.js';
 export { type PreparedIngestion, prepareIngestion } from './internal/bulk/prepare.js';
+export { runStopping } from './internal/bulk/refusals.js';
 export { isItem as isIngestItem } from './internal/bulk/source.js';
 export { RunUploads as ImageUploads } from './internal/bulk/uploads.js';
 export { closeValues } from './internal/close-values.js';

@@ -154,6 +154,27 @@ describe('ingestMany when nothing can be reached, or when told to stop', () => {
     expect(s.aborted).toBe(s.total);
   });
 
+  it('ends when it stops while an asynchronous source is waiting for work', async () => {
+    const server = await startLoopback({}, KEY);
+    try {
+      const kis = createKisClient({ baseUrl: server.url, apiKey: 'not-the-key', logLevel: 'off' });
+      // a source that gives one document, then waits for work that never comes (a queue)
+      async function* waiting() {
+        yield docs(1)[0] as IngestionDocument;
+        await new Promise(() => undefined);
+      }
+      const s = await kis.ingestMany(waiting()).done();
+      expect(s.stopped?.reason).toBe('refused');
+      expect(s.failed).toBe(1);
+
+      const graceful = kis.ingestMany(waiting());
+      setTimeout(() => graceful.stop(), 50);
+      expect((await graceful.done()).cancelled).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('stop() lets requests on the wire finish and ends the waiting ones as aborted', async () => {
     const server = await startLoopback({ delayMs: 50, p503: 0.5, seed: 3 }, KEY);
     try {

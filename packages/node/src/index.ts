@@ -66,6 +66,7 @@ export type {
   SyncPlanEntry,
   SyncResult,
   SyncRun,
+  SyncRunOptions,
   SyncSession,
   SyncSummary,
 } from './sync/types.js';

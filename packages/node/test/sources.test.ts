@@ -175,6 +175,32 @@ describe('folderSource without a base directory', () => {
       await rm(root, { recursive: true, force: true });
     }
   });
+
+  it('gives each file its path', () => {
+    const items = [...folderSource([join(dir, 'docs')], { include: ['*.md', '*.txt'] })];
+    expect(items.map((i) => [i.ref, i.id, i.path])).toEqual([
+      ['docs/a.md', 'docs/a.md', join(dir, 'docs/a.md')],
+      ['docs/sub/b.txt', 'docs/sub/b.txt', join(dir, 'docs/sub/b.txt')],
+    ]);
+  });
+
+  it('keyPrefix puts a name before each key: the ids of the folder read as its own base', async () => {
+    const source = folderSource(['a.md', 'sub'], {
+      baseDir: join(dir, 'docs'),
+      keyPrefix: 'docs/',
+    });
+    const items = [...source];
+    expect(items.map((i) => [i.ref, i.id])).toEqual([
+      ['docs/a.md', 'docs/a.md'],
+      ['docs/sub/b.txt', 'docs/sub/b.txt'],
+    ]);
+    expect(await loaded(items[0] as SourceItem)).toMatchObject({
+      id: 'docs/a.md',
+      metadata: { relative_path: 'docs/a.md' },
+    });
+    expect(source.owns('docs%2Fsub%2Fgone.txt')).toBe(true);
+    expect(source.owns('sub%2Fgone.txt')).toBe(false);
+  });
 });
 
 describe('jsonlSource', () => {

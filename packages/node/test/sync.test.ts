@@ -240,6 +240,28 @@ for (const profile of ['seed', 'deployed'] as const) {
       expect(pulled).toBeLessThan(1_000_000);
     });
 
+    it('run({ send: false }) carries out the deletions alone', async () => {
+      const journal = new MemoryJournal();
+      await syncRun([doc('docs/a', 'A'), doc('docs/b', 'B')], journal);
+      sent.length = 0;
+      const session = await sync(kis, [doc('docs/a', 'A2'), doc('docs/c', 'C')], {
+        ccPairId,
+        owns: ['docs/'],
+        journal,
+        prune: true,
+      });
+      expect(session.plan.update.map((e) => e.documentId)).toEqual(['docs%2Fa']);
+      const results = [];
+      for await (const r of session.run({ send: false })) results.push(r);
+      expect(results.map((r) => `${r.action}:${r.documentId}:${r.status}`)).toEqual([
+        'delete:docs%2Fb:deleted',
+      ]);
+      expect(writes()).toEqual(['DELETE /svc-api/ingestion/docs%252Fb']);
+      expect(emulator.state.document('docs%2Fa')?.sections).toEqual([
+        expect.objectContaining({ text: 'A' }),
+      ]);
+    });
+
     it('a document already gone when deleted counts as deleted (404)', async () => {
       const journal = new MemoryJournal();
       await syncRun([doc('docs/a', 'A'), doc('docs/b', 'B')], journal);

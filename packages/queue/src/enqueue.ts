@@ -16,7 +16,7 @@ import {
   queueNames,
 } from './connection.js';
 import { QueueUsageError } from './errors.js';
-import { type JobData, type JobItemOptions, jobIdOf } from './job-data.js';
+import { JOB_VERSION, type JobData, type JobItemOptions, jobIdOf } from './job-data.js';
 import { DEFAULT_JOB_ATTEMPTS, jobOptions } from './job-options.js';
 import { readLimits } from './limits.js';
 import {
@@ -27,7 +27,7 @@ import {
 import { checkRoot, type FilesSource, fileBatches } from './plan/files.js';
 import { jsonlRanges } from './plan/jsonl-ranges.js';
 import { checkRunId, newRunId } from './run-id.js';
-import { type RunDescription, RunStore } from './run-store.js';
+import { type RunSourceDescription, RunStore } from './run-store.js';
 import { sleep } from './sleep.js';
 
 export type { DocumentsSource, FilesSource };
@@ -52,8 +52,8 @@ export interface EnqueueOptions extends QueueTarget {
   /** The run's id (default: a new one such as `r20250102T030405-1a2b3c`). */
   runId?: string | undefined;
   /**
-   * Documents per job. Default 10 for files (extraction takes CPU), 50 otherwise. Forced to 1
-   * while the queue has a rate (README, "Limits").
+   * Documents per job. Default 10 when the run has files (extraction takes CPU), 50 otherwise.
+   * Forced to 1 while the queue has a rate (README, "Limits").
    */
   batchSize?: number | undefined;
   /** Pair the documents are attached to (JSONL requests and items may name their own). */
@@ -68,6 +68,11 @@ export interface EnqueueOptions extends QueueTarget {
   maxWaitingJobs?: number | undefined;
   /** Attempts of a job that fails as a whole (a worker error, not a document's failure). Default 5. */
   attempts?: number | undefined;
+  /**
+   * Workers record each stored document's content hash and fingerprint, for the producer's
+   * journal to take (`takeAcknowledgements`): how a sync through the queue learns what is stored.
+   */
+  acknowledgements?: boolean | undefined;
   /** Called after each bulk add with the totals so far. */
   onProgress?: ((progress: { documents: number; jobs: number }) => void) | undefined;
   /** Stops enqueueing; jobs already added stay (the run is marked `interrupted`). */
@@ -77,9 +82,11 @@ export interface EnqueueOptions extends QueueTarget {
 export interface EnqueueResult {
   runId: string;
   queue: string;
-  /** Documents enqueued. */
+  /** Documents enqueued (those that could not become documents included: they failed at once). */
   documents: number;
   jobs: number;
+  /** Paths that could not become documents, recorded as failed with their reasons. */
+  failed: number;
   /** Documents per job used. */
   batchSize: number;
   /** The queue's rate when the run was enqueued (documents per second), or null. */
@@ -95,12 +102,11 @@ const CHUNK_DOCUMENTS = 2_000;
 
 /** What the planners give: a job's data less what the run adds. */
 type Planned<T> = T extends JobData
-  ? Omit<T, 'v' | 'run' | 'seq' | 'start' | 'ccPairId' | 'items'>
+  ? Omit<T, 'v' | 'run' | 'seq' | 'start' | 'ccPairId' | 'items' | 'acks'>
   : never;
 
-interface PlannedJob {
-  data: Planned<JobData>;
-}
+/** A job to add, or a document that failed before any job (recorded in the run at once). */
+type PlannedJob = { data: Planned<JobData> } | { failed: { ref: string; reason: string } };
 
 function positiveInt(value: number | undefined, field: string): number | undefined {
   if (value === undefined) return undefined;
@@ -163,10 +169,24 @@ async function* plannedJobs(
   source: QueueSource,
   batchSize: number,
   maxDocumentBytes: number,
+  items: JobItemOptions,
 ): AsyncGenerator<PlannedJob> {
   if (source.kind === 'files') {
-    for (const paths of fileBatches(source, batchSize)) {
-      yield { data: { kind: 'files', count: paths.length, paths } };
+    for await (const planned of fileBatches(source, batchSize, items)) {
+      if (planned.kind === 'failed') {
+        yield { failed: { ref: planned.ref, reason: planned.reason } };
+        continue;
+      }
+      const { dir, keyPrefix, paths } = planned;
+      yield {
+        data: {
+          kind: 'files',
+          count: paths.length,
+          ...(dir === '' ? {} : { dir }),
+          ...(keyPrefix === '' ? {} : { keyPrefix }),
+          paths,
+        },
+      };
     }
   } else if (source.kind === 'jsonl') {
     const file = jsonlFileRef(source);
@@ -181,7 +201,7 @@ async function* plannedJobs(
   }
 }
 
-function describeSource(source: QueueSource): RunDescription['source'] {
+function describeSource(source: QueueSource): RunSourceDescription {
   if (source.kind === 'files') {
     return {
       kind: 'files',
@@ -199,15 +219,27 @@ function describeSource(source: QueueSource): RunDescription['source'] {
   return { kind: 'documents' };
 }
 
-/** Enqueues a source as one run of jobs; resolves once every job is in Redis. */
+/** The job to add for a planned one, in the run's order. */
+interface ChunkJob {
+  name: string;
+  data: JobData;
+  opts: ReturnType<typeof jobOptions> & { jobId: string };
+}
+
+/**
+ * Enqueues a source (or several, in order) as one run of jobs; resolves once every job is in
+ * Redis.
+ */
 export async function enqueue(
-  source: QueueSource,
+  sources: QueueSource | readonly QueueSource[],
   options: EnqueueOptions,
 ): Promise<EnqueueResult> {
   const started = Date.now();
   const { queue: queueName, prefix } = queueNames(options);
   checkConnection(options.connection);
-  checkSource(source);
+  const all: readonly QueueSource[] = Array.isArray(sources) ? sources : [sources as QueueSource];
+  if (all.length === 0) throw new QueueUsageError('source: give at least one source to enqueue');
+  for (const source of all) checkSource(source);
   const runId = options.runId === undefined ? newRunId() : checkRunId(options.runId);
   const askedBatch = positiveInt(options.batchSize, 'batchSize');
   const maxWaiting = positiveInt(options.maxWaitingJobs, 'maxWaitingJobs');
@@ -226,59 +258,86 @@ export async function enqueue(
         `cannot reach Redis at ${describeConnection(options.connection)}: ${(error as Error).message}`,
       );
     });
-    const batchSize =
-      limits.ratePerSec !== null ? 1 : (askedBatch ?? (source.kind === 'files' ? 10 : 50));
+    const hasFiles = all.some((s) => s.kind === 'files');
+    const batchSize = limits.ratePerSec !== null ? 1 : (askedBatch ?? (hasFiles ? 10 : 50));
+    const acks = options.acknowledgements === true;
     await store.createRun({
       id: runId,
       createdAt: started,
-      source: describeSource(source),
+      sources: all.map(describeSource),
       batchSize,
+      ...(options.ccPairId === undefined ? {} : { ccPairId: options.ccPairId }),
+      ...(acks ? { acks } : {}),
     });
     const items: JobItemOptions = {};
     if (options.source !== undefined) items.source = options.source;
     if (options.idPrefix !== undefined) items.idPrefix = options.idPrefix;
     const common = {
-      v: 1 as const,
+      v: JOB_VERSION,
       run: runId,
       ...(options.ccPairId === undefined ? {} : { ccPairId: options.ccPairId }),
       ...(Object.keys(items).length > 0 ? { items } : {}),
+      ...(acks ? { acks: true as const } : {}),
     };
     const opts = jobOptions(attempts);
 
     let seq = 0;
     let ordinal = 0;
-    let chunk: {
-      name: string;
-      data: JobData;
-      opts: ReturnType<typeof jobOptions> & { jobId: string };
-    }[] = [];
+    let failed = 0;
+    let chunk: ChunkJob[] = [];
+    let chunkFailures: { ordinal: number; ref: string; reason: string }[] = [];
     let chunkDocs = 0;
     const flush = async () => {
-      if (chunk.length === 0) return;
+      if (chunk.length === 0 && chunkFailures.length === 0) return;
       if (maxWaiting !== undefined) {
         while ((await queue.getWaitingCount()) >= maxWaiting && !options.signal?.aborted) {
           await sleep(500, options.signal);
         }
       }
-      await queue.addBulk(chunk);
+      if (chunk.length > 0) await queue.addBulk(chunk);
       await store.addPlanned(runId, chunkDocs, chunk.length);
+      for (const f of chunkFailures) {
+        await store.record(runId, f.ordinal, {
+          status: 'failed',
+          failure: {
+            ordinal: f.ordinal,
+            ref: f.ref,
+            documentId: null,
+            reason: f.reason,
+            httpStatus: undefined,
+            attempts: 0,
+            at: new Date().toISOString(),
+            jobId: '',
+          },
+        });
+      }
+      failed += chunkFailures.length;
       chunk = [];
+      chunkFailures = [];
       chunkDocs = 0;
       options.onProgress?.({ documents: ordinal, jobs: seq });
     };
     let interrupted = false;
     try {
-      for await (const planned of plannedJobs(source, batchSize, maxDocumentBytes)) {
-        if (options.signal?.aborted) {
-          interrupted = true;
-          break;
+      outer: for (const source of all) {
+        for await (const planned of plannedJobs(source, batchSize, maxDocumentBytes, items)) {
+          if (options.signal?.aborted) {
+            interrupted = true;
+            break outer;
+          }
+          if ('failed' in planned) {
+            chunkFailures.push({ ordinal, ...planned.failed });
+            ordinal++;
+            chunkDocs++;
+          } else {
+            const data = { ...common, ...planned.data, seq, start: ordinal } as JobData;
+            chunk.push({ name: runId, data, opts: { ...opts, jobId: jobIdOf(runId, seq) } });
+            seq++;
+            ordinal += data.count;
+            chunkDocs += data.count;
+          }
+          if (chunk.length >= CHUNK_JOBS || chunkDocs >= CHUNK_DOCUMENTS) await flush();
         }
-        const data = { ...common, ...planned.data, seq, start: ordinal } as JobData;
-        chunk.push({ name: runId, data, opts: { ...opts, jobId: jobIdOf(runId, seq) } });
-        seq++;
-        ordinal += data.count;
-        chunkDocs += data.count;
-        if (chunk.length >= CHUNK_JOBS || chunkDocs >= CHUNK_DOCUMENTS) await flush();
       }
       if (!interrupted) await flush();
     } catch (error) {
@@ -292,6 +351,7 @@ export async function enqueue(
       queue: queueName,
       documents: interrupted ? ordinal - chunkDocs : ordinal,
       jobs: interrupted ? seq - chunk.length : seq,
+      failed,
       batchSize,
       ratePerSec: limits.ratePerSec,
       interrupted,

@@ -2,8 +2,14 @@
  * @kis/queue: ingestion spread over many workers and machines, on BullMQ and Redis (README).
  * A producer enqueues jobs that reference documents (`enqueue`); workers send them through the
  * client's bulk engine (`startWorker`); the queue is watched and operated with `queueStatus`,
- * `listFailed`, `retryFailed`, `cleanRun` and `serveDashboard`.
+ * `listFailed`, `retryFailed`, `cleanRun` and `serveDashboard`; a sync's journal takes what the
+ * workers stored with `takeAcknowledgements`.
  */
+export {
+  type TakeAcknowledgementsOptions,
+  type TakenAcknowledgements,
+  takeAcknowledgements,
+} from './acknowledgements.js';
 export {
   type CleanResult,
   cleanRun,
@@ -32,7 +38,7 @@ export {
 export { QueueUsageError } from './errors.js';
 export type { JobData } from './job-data.js';
 export { parseRate, type QueueLimits, rateWindow, setQueueLimits } from './limits.js';
-export type { DocumentFailure } from './run-store.js';
+export type { DocumentFailure, RunSourceDescription, WorkerStop } from './run-store.js';
 export {
   type QueueStatus,
   type QueueStatusOptions,

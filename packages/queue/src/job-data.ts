@@ -13,9 +13,15 @@ export interface JobItemOptions {
   idPrefix?: string | undefined;
 }
 
+/** The version of the shape jobs are added with; workers read it and the one before. */
+export const JOB_VERSION = 2;
+
 interface JobBase {
-  /** Version of this shape. */
-  v: 1;
+  /**
+   * Version of this shape. 2 added `dir`, `keyPrefix` and `acks` (a worker that reads only 1
+   * would give files other ids, so it refuses the job instead).
+   */
+  v: 1 | 2;
   /** The run (one enqueue) the job belongs to. */
   run: string;
   /** The job's place in its run (0, 1, ...). */
@@ -27,11 +33,20 @@ interface JobBase {
   /** Pair the documents are attached to (absent: the server's default). */
   ccPairId?: number | null | undefined;
   items?: JobItemOptions | undefined;
+  /** Record each stored document's content hash and fingerprint (a sync feeds its journal). */
+  acks?: true | undefined;
 }
 
-/** Files by path relative to the root every worker mounts. */
+/**
+ * Files by path relative to a folder under the root every worker mounts. Their keys (names, ids,
+ * `relative_path`) are `keyPrefix` and that path: the keys a local run gives them (plan/files.ts).
+ */
 export interface FilesJob extends JobBase {
   kind: 'files';
+  /** The folder the paths are relative to, under the root (`/`-separated; absent: the root). */
+  dir?: string | undefined;
+  /** Put before each path to make its key (absent: none). */
+  keyPrefix?: string | undefined;
   paths: string[];
 }
 
@@ -80,13 +95,19 @@ const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as nu
 export function jobDataProblem(data: unknown): string | undefined {
   if (data === null || typeof data !== 'object') return 'job data is not an object';
   const d = data as Partial<JobData> & Record<string, unknown>;
-  if (d.v !== 1) return `job data version ${JSON.stringify(d.v)} is not one this worker reads (1)`;
+  if (d.v !== 1 && d.v !== 2) {
+    return `job data version ${JSON.stringify(d.v)} is not one this worker reads (1 or 2): upgrade the worker`;
+  }
   if (typeof d.run !== 'string' || d.run === '') return 'job data has no run id';
   if (!isCount(d.seq) || !isCount(d.start) || !isCount(d.count) || d.count === 0) {
     return 'job data has no valid seq/start/count';
   }
   switch (d.kind) {
     case 'files':
+      if (d.dir !== undefined && typeof d.dir !== 'string') return 'files job dir must be a string';
+      if (d.keyPrefix !== undefined && typeof d.keyPrefix !== 'string') {
+        return 'files job keyPrefix must be a string';
+      }
       return Array.isArray(d.paths) &&
         d.paths.length === d.count &&
         d.paths.every((p) => typeof p === 'string')

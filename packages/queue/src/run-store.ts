@@ -2,7 +2,8 @@
  * The state of runs, in Redis beside BullMQ's keys (README, "What Redis holds"): per run, a hash
  * of its description and counters, a bitmap of the documents stored (by ordinal), a hash of the
  * documents failed with the server's reason, a bitmap of the jobs finished, and 10-second
- * buckets of stored documents for the throughput. Recording a result is one Lua script, so the
+ * buckets of stored documents for the throughput; for a sync, the acknowledgements its journal
+ * takes (content hash and fingerprint per stored id). Recording a result is one Lua script, so the
  * bitmap and the counters never disagree and a document acknowledged twice counts once (the
  * second time as a duplicate send).
  *
@@ -35,6 +36,13 @@ export class RunKeys {
   jobs(id: string): string {
     return `${this.run(id)}:jobs`;
   }
+  acks(id: string): string {
+    return `${this.run(id)}:acks`;
+  }
+  /** Workers that stopped by themselves, newest first (a few). */
+  get stops(): string {
+    return `${this.base}:stops`;
+  }
   throughput(id: string, bucket: number): string {
     return `${this.run(id)}:tp:${bucket}`;
   }
@@ -45,7 +53,7 @@ export const BUCKET_MS = 10_000;
 
 /** A document's result as a worker records it. */
 export type RecordedOutcome =
-  | { status: 'created' | 'updated' }
+  | { status: 'created' | 'updated'; ack?: { documentId: string; entry: RecordedAck } | undefined }
   | { status: 'failed'; failure: DocumentFailure };
 
 /** A document that failed, as `queueStatus` and `listFailed` show it. */
@@ -68,12 +76,13 @@ export interface DocumentFailure {
   jobId: string;
 }
 
-// KEYS: run hash, done bitmap, failed hash, throughput bucket
-// ARGV: ordinal, status, failure JSON, now (ms), bucket ttl (s)
+// KEYS: run hash, done bitmap, failed hash, throughput bucket, acks hash
+// ARGV: ordinal, status, failure JSON, now (ms), bucket ttl (s), document id, acknowledgement JSON
 const RECORD = `
 local ord = tonumber(ARGV[1])
 local status = ARGV[2]
 if status == 'created' or status == 'updated' then
+  if ARGV[7] ~= '' then redis.call('HSET', KEYS[5], ARGV[6], ARGV[7]) end
   if redis.call('SETBIT', KEYS[2], ord, 1) == 1 then
     redis.call('HINCRBY', KEYS[1], 'duplicates', 1)
     return 0
@@ -110,13 +119,24 @@ interface StoreCommands {
     done: string,
     failed: string,
     bucket: string,
+    acks: string,
     ordinal: number,
     status: string,
     failure: string,
     now: number,
     ttl: number,
+    documentId: string,
+    ack: string,
   ): Promise<number>;
   kisJobDone(run: string, jobs: string, seq: number): Promise<number>;
+}
+
+/** One source of a run: `files`, `jsonl` or `documents`, and from where. */
+export interface RunSourceDescription {
+  kind: 'files' | 'jsonl' | 'documents';
+  root?: string;
+  file?: string;
+  paths?: string[];
 }
 
 /** A run as it was enqueued (counters aside). */
@@ -124,11 +144,38 @@ export interface RunDescription {
   id: string;
   /** When the enqueue began (ms since epoch). */
   createdAt: number;
-  /** What was enqueued: `files`, `jsonl` or `documents`, and from where. */
-  source: { kind: 'files' | 'jsonl' | 'documents'; root?: string; file?: string; paths?: string[] };
+  /** What was enqueued, in order. */
+  sources: RunSourceDescription[];
   /** Documents per job. */
   batchSize: number;
+  /** The pair its documents go to, when the producer named one. */
+  ccPairId?: number | null | undefined;
+  /** Its workers record acknowledgements for the producer's journal (`takeAcknowledgements`). */
+  acks?: boolean | undefined;
 }
+
+/**
+ * A stored document's acknowledgement, as a journal records it (`JournalEntry` of the client
+ * without the id, which is the field it is kept under).
+ */
+export interface RecordedAck {
+  hash: string;
+  status: 'created' | 'updated';
+  ccPairId: number | null;
+  at: string;
+  fingerprint?: string | undefined;
+}
+
+/** A worker that stopped by itself (the server refused its key, an outage outlasted it). */
+export interface WorkerStop {
+  worker: string;
+  /** When (ISO 8601). */
+  at: string;
+  reason: string;
+}
+
+/** Worker stops kept. */
+const STOPS_KEPT = 20;
 
 /** A run's counters. */
 export interface RunCounters {
@@ -158,7 +205,7 @@ export class RunStore {
   constructor(redis: Redis, prefix: string, queue: string) {
     this.keys = new RunKeys(prefix, queue);
     if (!('kisRecord' in redis)) {
-      redis.defineCommand('kisRecord', { numberOfKeys: 4, lua: RECORD });
+      redis.defineCommand('kisRecord', { numberOfKeys: 5, lua: RECORD });
       redis.defineCommand('kisJobDone', { numberOfKeys: 2, lua: JOB_DONE });
     }
     this.redis = redis as Redis & StoreCommands;
@@ -208,16 +255,20 @@ export class RunStore {
   async record(runId: string, ordinal: number, outcome: RecordedOutcome): Promise<boolean> {
     const now = Date.now();
     const k = this.keys;
+    const ack = outcome.status === 'failed' ? undefined : outcome.ack;
     const changed = await this.redis.kisRecord(
       k.run(runId),
       k.done(runId),
       k.failed(runId),
       k.throughput(runId, Math.floor(now / BUCKET_MS)),
+      k.acks(runId),
       ordinal,
       outcome.status,
       outcome.status === 'failed' ? JSON.stringify(outcome.failure) : '',
       now,
       Math.ceil((BUCKET_MS * 12) / 1000),
+      ack?.documentId ?? '',
+      ack ? JSON.stringify(ack.entry) : '',
     );
     return changed === 1;
   }
@@ -237,8 +288,12 @@ export class RunStore {
   ): Promise<{ run: RunDescription; counters: RunCounters } | undefined> {
     const h = await this.redis.hgetall(this.keys.run(runId));
     if (h.description === undefined) return undefined;
+    const run = JSON.parse(h.description) as RunDescription & { source?: RunSourceDescription };
+    // runs described by an earlier version named one source
+    if (run.sources === undefined) run.sources = run.source ? [run.source] : [];
+    delete run.source;
     return {
-      run: JSON.parse(h.description) as RunDescription,
+      run,
       counters: {
         state: (h.state ?? 'enqueuing') as RunCounters['state'],
         documents: num(h.documents),
@@ -277,6 +332,47 @@ export class RunStore {
     return out.length > limit ? out.slice(0, limit) : out;
   }
 
+  /**
+   * Hands the run's acknowledgements to `take`, a few hundred at a time, and deletes each batch
+   * once `take` has resolved (a crash in between hands them over again); how many there were.
+   */
+  async takeAcks(
+    runId: string,
+    take: (batch: { documentId: string; ack: RecordedAck }[]) => void | Promise<void>,
+  ): Promise<number> {
+    const key = this.keys.acks(runId);
+    let total = 0;
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.redis.hscan(key, cursor, 'COUNT', 500);
+      cursor = next;
+      const batch: { documentId: string; ack: RecordedAck }[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        batch.push({ documentId: flat[i] as string, ack: JSON.parse(flat[i + 1] as string) });
+      }
+      if (batch.length === 0) continue;
+      await take(batch);
+      await this.redis.hdel(key, ...batch.map((b) => b.documentId));
+      total += batch.length;
+    } while (cursor !== '0');
+    return total;
+  }
+
+  /** Records that a worker stopped by itself, keeping the last few. */
+  async recordStop(stop: WorkerStop): Promise<void> {
+    await this.redis
+      .multi()
+      .lpush(this.keys.stops, JSON.stringify(stop))
+      .ltrim(this.keys.stops, 0, STOPS_KEPT - 1)
+      .exec();
+  }
+
+  /** Workers that stopped by themselves, newest first. */
+  async stops(limit = 10): Promise<WorkerStop[]> {
+    const raw = await this.redis.lrange(this.keys.stops, 0, limit - 1);
+    return raw.map((r) => JSON.parse(r) as WorkerStop);
+  }
+
   /** Deletes everything this package keeps for a run (BullMQ's jobs are removed by the caller). */
   async deleteRun(runId: string): Promise<void> {
     const k = this.keys;
@@ -289,7 +385,7 @@ export class RunStore {
     } while (cursor !== '0');
     await this.redis
       .multi()
-      .del(k.run(runId), k.done(runId), k.failed(runId), k.jobs(runId), ...buckets)
+      .del(k.run(runId), k.done(runId), k.failed(runId), k.jobs(runId), k.acks(runId), ...buckets)
       .zrem(k.runs, runId)
       .exec();
   }

@@ -9,15 +9,24 @@ import { type QueueTarget, queueNames } from './connection.js';
 import { runOfJobId } from './job-data.js';
 import { readLimits } from './limits.js';
 import { checkRunId } from './run-id.js';
-import type { DocumentFailure, RunCounters, RunDescription, RunStore } from './run-store.js';
+import type {
+  DocumentFailure,
+  RunCounters,
+  RunSourceDescription,
+  RunStore,
+  WorkerStop,
+} from './run-store.js';
 import { withQueue } from './session.js';
 
 export interface RunStatus {
   runId: string;
   /** When it was enqueued (ISO 8601). */
   createdAt: string;
-  source: RunDescription['source'];
+  /** What was enqueued, in order. */
+  sources: RunSourceDescription[];
   batchSize: number;
+  /** The pair its documents go to, when the producer named one. */
+  ccPairId: number | null | undefined;
   /** `enqueuing` while the producer adds jobs; `interrupted` if it stopped before the end. */
   state: RunCounters['state'];
   /** Every document enqueued is stored or failed for good. */
@@ -62,6 +71,8 @@ export interface QueueStatus {
   paused: boolean;
   /** Workers connected to the queue now. */
   workers: number;
+  /** Workers that stopped by themselves (a refused key, a long outage), newest first. */
+  workerStops: WorkerStop[];
   runs: RunStatus[];
 }
 
@@ -104,8 +115,9 @@ export async function runStatus(
   return {
     runId,
     createdAt: new Date(run.createdAt).toISOString(),
-    source: run.source,
+    sources: run.sources,
     batchSize: run.batchSize,
+    ccPairId: run.ccPairId,
     state: c.state,
     finished: c.state !== 'enqueuing' && pending === 0,
     documents: {
@@ -136,7 +148,7 @@ export async function queueStatus(options: QueueStatusOptions): Promise<QueueSta
   const runFilter = options.runId === undefined ? undefined : checkRunId(options.runId);
   const failures = options.failures ?? 10;
   return withQueue(options, async ({ queue, store }) => {
-    const [counts, limits, ttl, paused, workers, active, failed] = await Promise.all([
+    const [counts, limits, ttl, paused, workers, active, failed, workerStops] = await Promise.all([
       queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized'),
       readLimits(queue),
       queue.getRateLimitTtl(),
@@ -144,6 +156,7 @@ export async function queueStatus(options: QueueStatusOptions): Promise<QueueSta
       queue.getWorkersCount(),
       jobsPerRun(queue, 'active'),
       jobsPerRun(queue, 'failed'),
+      store.stops(),
     ]);
     const ids = runFilter === undefined ? await store.runIds() : [runFilter];
     const runs: RunStatus[] = [];
@@ -165,6 +178,7 @@ export async function queueStatus(options: QueueStatusOptions): Promise<QueueSta
       rateLimitedForMs: Math.max(0, ttl),
       paused,
       workers,
+      workerStops,
       runs,
     };
   });

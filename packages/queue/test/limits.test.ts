@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type Emulator, startEmulator } from '@kis/emulator';
+import { startRedis, type TestRedis } from '@kis/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   enqueue,
@@ -9,7 +10,6 @@ import {
   startWorker,
 } from '../src/index.js';
 import { KEY, tempDir, until, writeJsonl } from './helpers.js';
-import { startRedis, type TestRedis } from './redis-server.js';
 
 /** Ingestion requests the emulator served: when each started and ended (ms). */
 function requestLog() {

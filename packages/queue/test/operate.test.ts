@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Emulator, startEmulator } from '@kis/emulator';
+import { startRedis, type TestRedis } from '@kis/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanRun,
@@ -14,7 +15,6 @@ import {
   startWorker,
 } from '../src/index.js';
 import { KEY, tempDir, until, writeFiles } from './helpers.js';
-import { startRedis, type TestRedis } from './redis-server.js';
 
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 
@@ -172,6 +172,37 @@ describe('failed documents, retry, clean, overload and the dashboard', () => {
     await finished(target, run.runId);
     expect(worker.progress().overloadPauses).toBe(0);
     expect(emulator.stats().by_status['503']).toBeGreaterThan(0);
+  });
+
+  it('a worker whose key the server refuses stops, and says why in the queue', async () => {
+    emulator = await startEmulator({ adminKey: KEY });
+    const target = { connection: redis.url, queue: 'refused' };
+    const doc = { id: 'r1', semantic_identifier: 'R', sections: [{ text: 'r' }], metadata: {} };
+    const run = await enqueue({ kind: 'documents', documents: [doc] }, target);
+    const worker = await startWorker({
+      ...target,
+      kis: { baseUrl: emulator.baseUrl, apiKey: 'not-the-key-0123456789', logLevel: 'off' },
+      logger: quiet,
+      name: 'refused-worker',
+    });
+    const summary = await worker.closed;
+    expect(summary.stopped?.reason).toBe('refused');
+    const status = await queueStatus({ ...target, runId: run.runId });
+    expect(status.workers).toBe(0);
+    expect(status.workerStops[0]).toMatchObject({ worker: 'refused-worker' });
+    expect(status.workerStops[0]?.reason).toMatch(/key/i);
+    // the document is not failed for the key of one worker: its job waits for another
+    expect(status.runs[0]?.documents).toMatchObject({ stored: 0, failed: 0, pending: 1 });
+    expect(status.runs[0]?.jobs).toMatchObject({ waiting: 1, failed: 0 });
+    workers.push(
+      await startWorker({
+        ...target,
+        kis: { baseUrl: emulator.baseUrl, apiKey: KEY, logLevel: 'off' },
+        logger: quiet,
+      }),
+    );
+    await finished(target, run.runId);
+    expect(emulator.state.document('r1')).toBeDefined();
   });
 
   it('serves the dashboard on loopback only', async () => {

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { type Emulator, startEmulator } from '@kis/emulator';
+import { startRedis, type TestRedis } from '@kis/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue, type QueueWorker, queueStatus, startWorker } from '../src/index.js';
 import { KEY, tempDir, until, writeJsonl } from './helpers.js';
-import { startRedis, type TestRedis } from './redis-server.js';
 import { spawnWorker, type WorkerProcess } from './worker-process.js';
 
 const DOCS = 300;

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { normalizeDocumentId } from '@kis/client';
 import { type Emulator, startEmulator } from '@kis/emulator';
+import { startRedis, type TestRedis } from '@kis/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue, queueStatus, startWorker } from '../src/index.js';
 import { KEY, tempDir, until, writeFiles, writeJsonl } from './helpers.js';
-import { startRedis, type TestRedis } from './redis-server.js';
 
 describe('two workers on one queue', () => {
   let redis: TestRedis;

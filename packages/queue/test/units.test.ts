@@ -106,9 +106,17 @@ describe('job data and names', () => {
 
   it('says what is wrong with job data', () => {
     expect(jobDataProblem(null)).toBe('job data is not an object');
-    expect(jobDataProblem({ v: 2 })).toBe('job data version 2 is not one this worker reads (1)');
+    expect(jobDataProblem({ v: 3 })).toBe(
+      'job data version 3 is not one this worker reads (1 or 2): upgrade the worker',
+    );
     const base = { v: 1, run: 'r', seq: 0, start: 0, count: 1 };
     expect(jobDataProblem({ ...base, kind: 'files', paths: ['a.md'] })).toBeUndefined();
+    expect(
+      jobDataProblem({ ...base, v: 2, kind: 'files', dir: 'a', keyPrefix: 'x/', paths: ['a.md'] }),
+    ).toBeUndefined();
+    expect(jobDataProblem({ ...base, v: 2, kind: 'files', dir: 3, paths: ['a.md'] })).toBe(
+      'files job dir must be a string',
+    );
     expect(jobDataProblem({ ...base, kind: 'files', paths: [] })).toBe(
       'files job must list `count` paths',
     );

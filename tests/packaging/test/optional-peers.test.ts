@@ -1,6 +1,6 @@
 /**
  * Optional peers left out, as a user who installs only what they need: @kis/cli without
- * @kis/emulator, and @kis/node without its extraction libraries. The projects are the ones the
+ * @kis/emulator and @kis/queue, and @kis/node without its extraction libraries. The projects are the ones the
  * global set-up installed each package into, alone; the emulator runs from the consumer project
  * ("elsewhere", as a user would run `npx @kis/emulator`).
  */
@@ -65,7 +65,7 @@ afterAll(async () => {
   expect(output.includes(apiKey), 'the API key never appears in output').toBe(false);
 });
 
-describe('@kis/cli installed without @kis/emulator', () => {
+describe('@kis/cli installed without @kis/emulator and @kis/queue', () => {
   it('`kis emulator` exits non-zero with one line naming `npx @kis/emulator`', async () => {
     const project = projectOf('@kis/cli');
     expect(installedNames('@kis/cli')).not.toContain('@kis/emulator');
@@ -79,6 +79,24 @@ describe('@kis/cli installed without @kis/emulator', () => {
     expect(lines, describeResult(result)).toHaveLength(1);
     expect(lines[0]).toContain('npx @kis/emulator');
     expect(lines[0]?.includes(apiKey), 'the API key never appears in output').toBe(false);
+  });
+
+  it('`kis worker` and `--queue` exit 2 with one line naming `npm i @kis/queue`', async () => {
+    const project = projectOf('@kis/cli');
+    expect(installedNames('@kis/cli')).not.toContain('@kis/queue');
+    for (const args of [
+      ['worker', '--queue', 'redis://127.0.0.1:1/0'],
+      ['ingest', '.', '--queue', 'redis://127.0.0.1:1/0'],
+    ]) {
+      const result = await run('npx', ['--no', '--', 'kis', ...args], {
+        cwd: project,
+        env: { ...env, KIS_API_KEY: apiKey },
+      });
+      expect(result.code, describeResult(result)).toBe(2);
+      const lines = `${result.stdout}${result.stderr}`.trim().split('\n');
+      expect(lines, describeResult(result)).toHaveLength(1);
+      expect(lines[0]).toContain('npm i @kis/queue');
+    }
   });
 
   it('`kis ingest` of a folder works against an emulator run from elsewhere', async () => {

@@ -1,3 +1,4 @@
 export * from './files.js';
 export * from './loopback.js';
+export * from './redis-server.js';
 export * from './zip-files.js';

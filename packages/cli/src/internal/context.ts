@@ -5,6 +5,7 @@ import {
   createKisClient,
   insecureHttpRefusal,
   type KisClient,
+  type KisClientOptions,
   type Logger,
   type LogLevel,
 } from '@kis/client';
@@ -237,7 +238,15 @@ export class Context {
     return this.asGivenPromise;
   }
 
-  private async createClient({ baseUrl, apiKey }: Connection): Promise<KisClient> {
+  private async createClient(connection: Connection): Promise<KisClient> {
+    return createKisClient(this.clientOptions(connection));
+  }
+
+  /**
+   * The client options of this command line (key, allowance, logging to stderr, user agent), for
+   * what makes its own clients (`kis worker`: the queue's workers).
+   */
+  clientOptions({ baseUrl, apiKey }: Connection): KisClientOptions {
     const out = this.out;
     const level: LogLevel = this.options.verbose ? 'debug' : 'off';
     const line = (message: string, fields?: Record<string, unknown>) => {
@@ -250,14 +259,14 @@ export class Context {
       info: (m, f) => out.debug(line(m, f)),
       debug: (m, f) => out.debug(line(m, f)),
     };
-    return createKisClient({
+    return {
       baseUrl,
       apiKey,
       allowInsecureHttp: this.allowsInsecureHttp(),
       logLevel: level,
       logger,
       headers: { 'user-agent': `kis-cli/${cliVersion()}` },
-    });
+    };
   }
 }
 

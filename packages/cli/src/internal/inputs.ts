@@ -115,9 +115,7 @@ export function inputSources(
   const folder = inputs.walk.length > 0 ? folderOf(inputs.walk, options) : undefined;
   const filesOnly = inputs.jsonl.length === 0 && !inputs.stdin;
   const { baseDir } = options;
-  const jsonlNames = inputs.jsonl.map((path) =>
-    baseDir === undefined ? basename(path) : fileKey(baseDir, path),
-  );
+  const jsonlNames = inputs.jsonl.map((path) => jsonlName(baseDir, path));
   if (inputs.stdin) jsonlNames.push('stdin');
   const lineRef = /^(.*):\d+$/;
   return {
@@ -143,6 +141,11 @@ export function inputSources(
       return kindOf(ref)?.kind ?? 'other';
     },
   };
+}
+
+/** What a JSONL file's lines are called in results (`<name>:<line>`): its name, else its path under `--base-dir`. */
+export function jsonlName(baseDir: string | undefined, path: string): string {
+  return baseDir === undefined ? basename(path) : fileKey(baseDir, path);
 }
 
 /** The folder source; two paths of the same name without `--base-dir`: a usage error. */

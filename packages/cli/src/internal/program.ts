@@ -13,9 +13,11 @@ import { doctorCommand } from './commands/doctor.js';
 import { emulatorCommand, provideEmulatorFlags } from './commands/emulator.js';
 import { exportCommand } from './commands/export.js';
 import { ingestCommand } from './commands/ingest/index.js';
+import { queueCommand } from './commands/queue/index.js';
 import { sourcesCommand } from './commands/sources.js';
 import { syncCommand } from './commands/sync/index.js';
 import { uploadCommand } from './commands/upload.js';
+import { workerCommand } from './commands/worker.js';
 import { type Context, cliVersion, collectSecrets, redactingIo } from './context.js';
 import { ExitCode, type ExitCodeValue, oneLine } from './errors.js';
 import { describeFailure } from './failure.js';
@@ -37,6 +39,8 @@ const COMMANDS: readonly ((env: CommandEnv) => Command)[] = [
   uploadCommand,
   ingestCommand,
   syncCommand,
+  workerCommand,
+  queueCommand,
   docsCommand,
   emulatorCommand,
   applyCommand,
@@ -61,6 +65,7 @@ Environment:
                  that follow the seed; release 4.6.1 takes ${MANAGING_ROLES}, and asks for it
                  on ingest and docs commands too; on the main line a key holds the grants of
                  its groups (${MANAGING_PERMISSION}). kis doctor shows what a key may use
+  KIS_QUEUE      Redis URL of a queue (queue mode) for kis worker and kis queue, e.g. redis://127.0.0.1:6379/0
   NO_COLOR       disable colours
 
 Exit codes:

@@ -17,6 +17,12 @@ export interface FolderSourceOptions extends ItemOptions {
    * are `<folder name>/<path inside>` (a file given alone: its name), wherever the program runs.
    */
   baseDir?: string | undefined;
+  /**
+   * Put before each file's key (its `ref`, its id and its metadata's `relative_path`): a program
+   * that reads a folder under another name than the one its ids came from (a queue worker whose
+   * root is the folder itself) gives the ids a local run gives. Default: none.
+   */
+  keyPrefix?: string | undefined;
   /** Globs a file must match one of (a glob without `/` matches the file name at any depth). */
   include?: readonly string[] | undefined;
   /** Globs that leave a file out. */
@@ -81,7 +87,8 @@ export function folderSource(
   if (baseDir === undefined) refuseSameNames(roots);
   const filter = { include: options.include ?? [], exclude: options.exclude ?? [] };
   const walk = () => walkFiles(roots, { baseDir, filter });
-  const ownership = ownershipOf(roots, baseDir, options.idPrefix);
+  const keyPrefix = options.keyPrefix ?? '';
+  const ownership = ownershipOf(roots, baseDir, options.idPrefix, keyPrefix);
   return {
     baseDir,
     owns: ownership.owns,
@@ -94,14 +101,19 @@ export function folderSource(
     *[Symbol.iterator]() {
       for (const event of walk()) {
         if (event.type === 'error') {
-          yield failing(event.ref, event.reason);
+          yield failing(keyPrefix + event.ref, event.reason);
           continue;
         }
         if (event.type === 'hidden') {
-          options.onIgnored?.(event.ref, event.directory ? HIDDEN_DIRECTORY : HIDDEN_FILE);
+          options.onIgnored?.(
+            keyPrefix + event.ref,
+            event.directory ? HIDDEN_DIRECTORY : HIDDEN_FILE,
+          );
           continue;
         }
-        const entry = fileEntry(event.file, options);
+        const file =
+          keyPrefix === '' ? event.file : { ...event.file, key: keyPrefix + event.file.key };
+        const entry = fileEntry(file, options);
         if (entry.kind === 'item') yield entry.item;
         else options.onIgnored?.(event.file.key, entry.reason);
       }
@@ -130,6 +142,7 @@ function ownershipOf(
   roots: readonly string[],
   given: string | undefined,
   idPrefix: string | undefined,
+  keyPrefix: string,
 ): { owns: (id: string) => boolean; everything: boolean } {
   if (idPrefix !== undefined) {
     const prefix = normalizeDocumentId(idPrefix);
@@ -140,7 +153,7 @@ function ownershipOf(
   let everything = false;
   for (const root of roots) {
     const baseDir = given ?? idBase(root);
-    const key = fileKey(baseDir, root);
+    const key = keyPrefix + fileKey(baseDir, root);
     if (isDirectory(root)) {
       // a directory holding the base directory gets an absolute key, owning none of its ids
       if (root === baseDir || baseDir.startsWith(`${root}${sep}`)) everything = true;

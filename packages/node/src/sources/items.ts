@@ -12,8 +12,11 @@ import { oneLine } from './fs-reason.js';
 import { describeJsonType, isPlainObject } from './json-text.js';
 import type { FoundFile } from './walk.js';
 
-/** An item of a folder or JSONL source: named by `ref`, with its `id` when known before loading. */
-export type SourceItem = IngestItem & { ref: string; id?: string };
+/**
+ * An item of a folder or JSONL source: named by `ref`, with its `id` when known before loading,
+ * and for a file the absolute `path` it is read from.
+ */
+export type SourceItem = IngestItem & { ref: string; id?: string; path?: string };
 
 export interface ItemOptions {
   /** The `source` of file documents (default `file`), and of JSONL documents without one. */
@@ -74,19 +77,20 @@ class FileItem implements SourceItem {
   readonly ref: string;
   readonly id: string;
   readonly fingerprint: string | undefined;
-  readonly #path: string;
+  /** The file (absolute): a queue producer names it to workers relative to their root. */
+  readonly path: string;
   readonly #options: ItemOptions;
 
   constructor(file: FoundFile, id: string, options: ItemOptions) {
     this.ref = file.key;
     this.id = id;
     this.fingerprint = fileFingerprint(file.path, options.source);
-    this.#path = file.path;
+    this.path = file.path;
     this.#options = options;
   }
 
   load(tools: IngestTools): Promise<IngestionDocumentInput> {
-    return fileDocument(this.#path, this.ref, this.id, tools, this.#options);
+    return fileDocument(this.path, this.ref, this.id, tools, this.#options);
   }
 }
 

@@ -17,5 +17,5 @@ export async function sync(
     throw new TypeError('sync: options.ccPairId must be an integer');
   }
   const planned = await planSync(kis, source, options);
-  return { plan: planned.plan, run: () => runSync(kis, planned, options) };
+  return { plan: planned.plan, run: (how) => runSync(kis, planned, options, how) };
 }

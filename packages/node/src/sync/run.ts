@@ -6,7 +6,7 @@
 import type { IngestInput, IngestItem, IngestRun, KisClient } from '@kis/client';
 import { BadRequestError, isIngestItem as isItem, KisError, NotFoundError } from '@kis/client';
 import type { Planned, PlannedItem } from './plan.js';
-import type { SyncOptions, SyncResult, SyncRun, SyncSummary } from './types.js';
+import type { SyncOptions, SyncResult, SyncRun, SyncRunOptions, SyncSummary } from './types.js';
 
 const DELETE_CONCURRENCY = 4;
 /** Deletions are idempotent (a 404 counts as done), so they may be retried like ingestion. */
@@ -20,7 +20,12 @@ function inputOf(p: PlannedItem): IngestInput {
   return { ...rest, document: p.document };
 }
 
-export function runSync(kis: KisClient, planned: Planned, options: SyncOptions): SyncRun {
+export function runSync(
+  kis: KisClient,
+  planned: Planned,
+  options: SyncOptions,
+  how: SyncRunOptions = {},
+): SyncRun {
   const { plan } = planned;
   if (plan.refused) throw new KisError(`sync refused: ${plan.refused}`);
   const updates = new Set(plan.update.map((e) => e.documentId));
@@ -77,7 +82,7 @@ export function runSync(kis: KisClient, planned: Planned, options: SyncOptions):
   }
 
   async function* results(): AsyncGenerator<SyncResult> {
-    if (planned.toSend.length > 0) {
+    if (how.send !== false && planned.toSend.length > 0) {
       ingest = kis.ingestMany(planned.toSend.map(inputOf), {
         ...ingestOptions,
         ccPairId,

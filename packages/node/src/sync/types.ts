@@ -103,9 +103,18 @@ export interface SyncRun extends AsyncIterable<SyncResult> {
   stop(): void;
 }
 
+/** How {@link SyncSession.run} carries the plan out. */
+export interface SyncRunOptions {
+  /**
+   * Send the creates and updates (default true). `false` carries out the deletions alone, for a
+   * caller that sends the documents another way (queue workers, `@kis/queue`).
+   */
+  send?: boolean | undefined;
+}
+
 /** What `kis.sync` resolves with: the plan, and a run that carries it out. */
 export interface SyncSession {
   plan: SyncPlan;
   /** Carry the plan out (throws when `plan.refused`). */
-  run(): SyncRun;
+  run(options?: SyncRunOptions): SyncRun;
 }

@@ -6,8 +6,9 @@
  */
 import { createReadStream, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { IngestItem, IngestTools } from '@kis/client';
+import type { IngestItem } from '@kis/client';
 import { folderSource, fsReason, jsonlSource } from '@kis/node';
+import { reasonOf } from '../item-reason.js';
 import type { DocumentsJob, FilesJob, JobData, JsonlJob } from '../job-data.js';
 
 /** One document of a job: its ordinal in the run and the item the engine sends. */
@@ -37,17 +38,25 @@ export type WorkerRoot = string | undefined;
 const NO_ROOT =
   'this worker has no root: start it with the folder the producer enqueued paths relative to';
 
+/**
+ * The files of a job: each path under the job's folder (`dir`, under the root), keyed as the
+ * producer's local run keyed it (`keyPrefix` and the path), read when the engine loads it.
+ */
 function* fileItems(job: FilesJob, root: WorkerRoot): Generator<JobItem> {
+  const keyPrefix = job.keyPrefix ?? '';
+  const dir = job.dir ? resolve(root ?? '.', job.dir) : root;
   for (let i = 0; i < job.paths.length; i++) {
     const path = job.paths[i] as string;
     const ordinal = job.start + i;
-    if (root === undefined) {
-      yield { ordinal, item: failing(path, NO_ROOT) };
+    const key = keyPrefix + path;
+    const shown = job.dir ? `${job.dir}/${path}` : path;
+    if (root === undefined || dir === undefined) {
+      yield { ordinal, item: failing(key, NO_ROOT) };
       continue;
     }
-    const abs = resolve(root, path);
-    if (isAbsolute(path) || escapes(root, abs)) {
-      yield { ordinal, item: failing(path, `path ${path} is not inside root ${root}`) };
+    const abs = resolve(dir, path);
+    if (isAbsolute(path) || escapes(root, dir) || escapes(root, abs)) {
+      yield { ordinal, item: failing(key, `path ${shown} is not inside root ${root}`) };
       continue;
     }
     try {
@@ -55,37 +64,23 @@ function* fileItems(job: FilesJob, root: WorkerRoot): Generator<JobItem> {
       if (!statSync(abs).isFile()) {
         yield {
           ordinal,
-          item: failing(path, `cannot read ${path} under root ${root}: not a file`),
+          item: failing(key, `cannot read ${shown} under root ${root}: not a file`),
         };
         continue;
       }
     } catch (error) {
       yield {
         ordinal,
-        item: failing(path, `cannot read ${path} under root ${root}: ${fsReason(error)}`),
+        item: failing(key, `cannot read ${shown} under root ${root}: ${fsReason(error)}`),
       };
       continue;
     }
-    const [item] = folderSource([path], { baseDir: root, ...job.items });
+    const [item] = folderSource([path], { baseDir: dir, keyPrefix, ...job.items });
     yield {
       ordinal,
-      item: item ?? failing(path, `cannot read ${path} under root ${root}: not a file`),
+      item: item ?? failing(key, `cannot read ${shown} under root ${root}: not a file`),
     };
   }
-}
-
-/** Why a failing item fails: the message its `load` throws. */
-async function reasonOf(item: IngestItem): Promise<string> {
-  const tools: IngestTools = {
-    imageFileId: () => Promise.reject(new Error('no upload here')),
-    signal: new AbortController().signal,
-  };
-  try {
-    await item.load?.(tools);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  return 'cannot read the file';
 }
 
 /** The JSONL file of a job on this worker, or the reason it cannot be read. */

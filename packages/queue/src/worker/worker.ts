@@ -9,7 +9,7 @@
  * stalled-job check moves them back.
  */
 import type { IngestResult, KisClientOptions, Logger } from '@kis/client';
-import { createKisClient } from '@kis/client';
+import { createKisClient, runStopping } from '@kis/client';
 import { type Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import { checkConnection, createRedis, type QueueTarget, queueNames } from '../connection.js';
 import { QueueUsageError } from '../errors.js';
@@ -17,6 +17,7 @@ import { type JobData, jobDataProblem } from '../job-data.js';
 import { applyLimits, checkLimits, type QueueLimits } from '../limits.js';
 import { checkRoot } from '../plan/files.js';
 import { type DocumentFailure, RunStore } from '../run-store.js';
+import { AckCapture } from './ack-capture.js';
 import { QueueBackoff } from './backoff.js';
 import { type EngineStop, WorkerEngine } from './engine.js';
 import { jobItems } from './job-items.js';
@@ -164,6 +165,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<QueueWor
     backoff.pause(ms).catch(() => undefined);
   });
   const kis = createKisClient(options.kis);
+  const acks = new AckCapture();
 
   const closing = new AbortController();
   const counts = {
@@ -192,12 +194,22 @@ export async function startWorker(options: StartWorkerOptions): Promise<QueueWor
       maxOutageMs: options.maxOutageMs ?? Number.POSITIVE_INFINITY,
       // each active job has one request on the wire: the queue's ceiling holds (limits.ts)
       hedge: false,
+      // acknowledgements with their content hash, for runs that feed a sync's journal
+      journal: acks,
       onAttempt: (attempt) => watch.observe(attempt.status ?? 0, attempt.retryAfterMs),
     },
     {
       onFatal: (stop) => {
         log.error(`worker ${name} stops: ${stop.message}`);
-        void close();
+        // said in the queue, so a producer waiting on its run learns why nothing moves
+        void store
+          .recordStop({
+            worker: name,
+            at: new Date().toISOString(),
+            reason: messageOf(stop.message),
+          })
+          .catch(() => undefined)
+          .finally(() => void close());
       },
       onRestart: (stop) => {
         if (!closing.signal.aborted) log.warn(`${stop.message} Trying again in a few seconds.`);
@@ -219,8 +231,22 @@ export async function startWorker(options: StartWorkerOptions): Promise<QueueWor
     result: IngestResult,
   ): Promise<'stored' | 'failed'> {
     const jobId = job.id ?? '';
+    const entry = acks.take(result.documentId);
     if (result.status === 'created' || result.status === 'updated') {
-      await store.record(data.run, ordinal, { status: result.status });
+      const ack =
+        data.acks && entry && result.documentId !== null
+          ? {
+              documentId: result.documentId,
+              entry: {
+                hash: entry.hash,
+                status: entry.status,
+                ccPairId: entry.ccPairId,
+                at: entry.at,
+                ...(entry.fingerprint === undefined ? {} : { fingerprint: entry.fingerprint }),
+              },
+            }
+          : undefined;
+      await store.record(data.run, ordinal, { status: result.status, ack });
       counts[result.status]++;
     } else {
       const failure: DocumentFailure = {
@@ -271,6 +297,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<QueueWor
         if (!first) await backoff.wait(closing.signal);
         if (closing.signal.aborted) return giveBack(job, token);
         result = await engine.send(item);
+        // refused for this worker's key or base URL, not for the document: another worker may
+        // store it (this one stops)
+        if (result.status === 'failed' && result.error && runStopping(result.error)) {
+          return giveBack(job, token);
+        }
         if (result.status !== 'aborted') break;
         if (closing.signal.aborted || engine.fatal) return giveBack(job, token);
         // the engine run was replaced (no server yet): send it again through the new one

@@ -84,6 +84,8 @@ export class BulkRun implements IngestRun {
   private readonly queue: IngestResult[] = [];
   private queueHead = 0;
   private wakeProducer: (() => void) | undefined;
+  /** Ends the wait for the source's next document when the run stops (see pullOrStop). */
+  private wakePull: (() => void) | undefined;
   private wakeConsumer: (() => void) | undefined;
   private resolveSummary!: (s: IngestSummary) => void;
   private rejectSummary!: (e: unknown) => void;
@@ -240,6 +242,7 @@ export class BulkRun implements IngestRun {
   }
 
   private wake(): void {
+    this.wakePull?.();
     const p = this.wakeProducer;
     if (p) {
       this.wakeProducer = undefined;
@@ -327,14 +330,19 @@ export class BulkRun implements IngestRun {
           });
         }
         if (this.cancelled || this.stopping) break;
-        let next: IteratorResult<IngestInput>;
+        let next: IteratorResult<IngestInput> | undefined;
         try {
           const n = pull();
-          next = n instanceof Promise ? await n : n;
+          next = n instanceof Promise ? await this.pullOrStop(n) : n;
         } catch (err) {
           this.releaseSlot();
           sourceError = err;
           sourceDone = true;
+          break;
+        }
+        if (next === undefined) {
+          // stopped while an asynchronous source had no document yet: it is closed below
+          this.releaseSlot();
           break;
         }
         if (next.done) {
@@ -353,6 +361,25 @@ export class BulkRun implements IngestRun {
       });
     }
     if (sourceError !== undefined) throw sourceError;
+  }
+
+  /**
+   * The source's next document, or undefined once the run is stopped or cancelled while it waits
+   * for one (a source that waits for work, such as a queue, may never answer otherwise).
+   */
+  private pullOrStop(
+    pending: Promise<IteratorResult<IngestInput>>,
+  ): Promise<IteratorResult<IngestInput> | undefined> {
+    return new Promise((resolve, reject) => {
+      const wakePull = () => {
+        if (this.cancelled || this.stopping) resolve(undefined);
+      };
+      this.wakePull = wakePull;
+      pending.then(resolve, reject).finally(() => {
+        // the next read may have begun already: leave its own
+        if (this.wakePull === wakePull) this.wakePull = undefined;
+      });
+    });
   }
 
   /** Starts a document, holding the request slot the pump took for its first attempt. */

@@ -19,12 +19,14 @@ import type { Output } from '../../output.js';
 import { checkPairBeforeRun } from '../../pair-check.js';
 import { journalFor } from '../../pair-journal.js';
 import { createProgress, type ProgressReporter } from '../../progress.js';
+import { addQueueOptions, type QueueFlags } from '../../queue-mode/options.js';
 import { addRunOptions, type RunFlags, runLimits } from '../../run-options.js';
 import { connect, type Journal, openRunJournal } from '../../run-setup.js';
+import { runQueuedIngest } from './queued.js';
 import { IngestReport, stopMessage } from './report.js';
 
 /** What `kis ingest` reads besides the shared run options. */
-export interface IngestOptions extends RunFlags {
+export interface IngestOptions extends RunFlags, QueueFlags {
   ccPair?: number;
   /** `--journal FILE`, or false for `--no-journal`. */
   journal?: string | false;
@@ -72,7 +74,7 @@ then counts by file kind and what it would ignore, by reason.`,
 
 /** `kis ingest`: the shared run options, then its own. */
 export function ingestCommand({ act, interrupts }: CommandEnv): Command {
-  return addRunOptions(new Command('ingest'))
+  return addQueueOptions(addRunOptions(new Command('ingest')))
     .description(
       'push files, folders and JSONL exports into the index: text extracted, images uploaded, concurrent, resumable',
     )
@@ -109,6 +111,7 @@ export async function runIngest(
   options: IngestOptions,
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
+  if (options.queue !== undefined) return runQueuedIngest(ctx, paths, options, interrupts);
   const { out, io } = ctx;
   const limits = runLimits(options);
   const source = options.source === undefined ? undefined : checkSource('--source', options.source);

@@ -19,10 +19,12 @@ import { type Inputs, inputSources, readInputs, resolveBaseDir } from '../../inp
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
 import { checkPairBeforeRun } from '../../pair-check.js';
 import { journalFor } from '../../pair-journal.js';
+import { addQueueOptions } from '../../queue-mode/options.js';
 import { addRunOptions, runLimits } from '../../run-options.js';
 import { connect, type Journal, openRunJournal } from '../../run-setup.js';
 import { parseMaxDelete, type SyncCommandOptions } from './options.js';
 import { type Pass, syncPass } from './pass.js';
+import { runQueuedSync } from './queued.js';
 import { watchPaths } from './watch.js';
 
 const HELP_AFTER =
@@ -49,7 +51,7 @@ server stopped the run.`,
 
 /** `kis sync`: the shared run options, then its own. */
 export function syncCommand({ act, interrupts }: CommandEnv): Command {
-  return addRunOptions(new Command('sync'))
+  return addQueueOptions(addRunOptions(new Command('sync')))
     .description(
       'make a cc pair equal to folders or a JSONL export: create, update, skip the unchanged, and (--prune) delete what is gone',
     )
@@ -89,6 +91,9 @@ export async function runSync(
   options: SyncCommandOptions,
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
+  if (options.queue !== undefined) {
+    return runQueuedSync(ctx, paths, options, interrupts, { ownership });
+  }
   const { out, io } = ctx;
   const limits = runLimits(options);
   const maxDelete = parseMaxDelete(options.maxDelete);

@@ -1,9 +1,10 @@
 /** The options of `kis sync`: the shared run options, its own, and `--max-delete` read. */
 
 import { UsageError } from '../../errors.js';
+import type { QueueFlags } from '../../queue-mode/options.js';
 import type { RunFlags } from '../../run-options.js';
 
-export interface SyncCommandOptions extends RunFlags {
+export interface SyncCommandOptions extends RunFlags, QueueFlags {
   ccPair: number;
   journal?: string;
   dryRun?: boolean;

@@ -104,7 +104,7 @@ function printSummary(
   }
 }
 
-function printPlan(out: Output, plan: SyncPlan, options: SyncCommandOptions): void {
+export function printPlan(out: Output, plan: SyncPlan, options: SyncCommandOptions): void {
   const perDocument = out.mode.json || out.mode.verbose;
   if (perDocument) {
     // a line per document of the source (thousands): each built only in the form printed

@@ -1,5 +1,5 @@
 /**
- * A private `redis-server` for a test: a free loopback port, a temporary directory, AOF on; ready
+ * A private `redis-server` for a test (queue mode's suites): a free loopback port, a temporary directory, AOF on; ready
  * once PING answers. `stop()` ends it (SIGTERM, so it writes its AOF), `start()` starts it again
  * on the same port and directory (to test a restart), `close()` stops it and removes the
  * directory.
@@ -59,7 +59,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10
 
 export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'kis-queue-redis-'));
+  const dir = mkdtempSync(join(tmpdir(), 'kis-redis-'));
   let child: ChildProcess | undefined;
 
   const start = async () => {

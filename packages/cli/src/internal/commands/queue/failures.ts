@@ -1,0 +1,83 @@
+/**
+ * `kis queue failed [RUN]`: the documents that failed, with the server's reasons; `kis queue retry
+ * [RUN]`: their jobs run again (what is stored is skipped, the failed documents are sent again).
+ */
+import { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
+import { intArg } from '../../arg-parsers.js';
+import type { Context } from '../../context.js';
+import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { EXAMPLES } from '../../help-text.js';
+import { loadQueue } from '../../optional-queue.js';
+import {
+  addQueueTarget,
+  type QueueTargetFlags,
+  queueCall,
+  queueTarget,
+} from '../../queue-target.js';
+import { failureJson } from './format.js';
+
+interface FailedFlags extends QueueTargetFlags {
+  limit?: number;
+}
+
+export function failedCommand({ act }: CommandEnv): Command {
+  return addQueueTarget(new Command('failed'))
+    .description(
+      "the documents that failed, with the server's reasons (a JSON line each with --json)",
+    )
+    .argument('[run]', 'one run (default: every run in the queue)')
+    .addHelpText(
+      'after',
+      EXAMPLES(['kis queue failed', 'kis --json queue failed r20250102T030405-1a2b3c --limit 100']),
+    )
+    .option('--limit <n>', 'list at most N documents (default: all)', intArg(1))
+    .action(
+      act((ctx, run: string | undefined, options: FailedFlags) => listFailed(ctx, run, options)),
+    );
+}
+
+async function listFailed(
+  ctx: Context,
+  runId: string | undefined,
+  options: FailedFlags,
+): Promise<ExitCodeValue> {
+  const { out } = ctx;
+  const q = await loadQueue('kis queue failed');
+  const target = queueTarget(ctx, options, { fromEnv: true });
+  const failed = await queueCall(() => q.listFailed({ ...target, runId, limit: options.limit }));
+  out.batch(() => {
+    for (const f of failed) {
+      out.result(failureJson(f), `${f.runId}  ${f.ref ?? f.documentId ?? f.ordinal}: ${f.reason}`);
+    }
+  });
+  if (failed.length === 0) out.info('no failed documents');
+  return ExitCode.Ok;
+}
+
+export function retryCommand({ act }: CommandEnv): Command {
+  return addQueueTarget(new Command('retry'))
+    .description('put the failed jobs back in the queue: their failed documents are sent again')
+    .argument('[run]', 'one run (default: every run in the queue)')
+    .addHelpText('after', EXAMPLES(['kis queue retry', 'kis queue retry r20250102T030405-1a2b3c']))
+    .action(
+      act((ctx, run: string | undefined, options: QueueTargetFlags) => retry(ctx, run, options)),
+    );
+}
+
+async function retry(
+  ctx: Context,
+  runId: string | undefined,
+  options: QueueTargetFlags,
+): Promise<ExitCodeValue> {
+  const q = await loadQueue('kis queue retry');
+  const target = queueTarget(ctx, options, { fromEnv: true });
+  const result = await queueCall(() => q.retryFailed({ ...target, runId }));
+  ctx.out.result(
+    { retried: { jobs: result.jobs, documents: result.documents } },
+    result.jobs === 0
+      ? 'nothing to retry: no failed job'
+      : `retrying ${result.documents} failed document(s) in ${result.jobs} job(s)`,
+  );
+  return ExitCode.Ok;
+}
