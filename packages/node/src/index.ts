@@ -61,6 +61,7 @@ export { sync } from './sync/index.js';
 export type {
   SyncAction,
   SyncItem,
+  SyncJournal,
   SyncOptions,
   SyncPlan,
   SyncPlanEntry,

@@ -125,6 +125,42 @@ describe('FileJournal', () => {
   });
 });
 
+describe('FileJournal memory', () => {
+  it('keeps what this process records in the file, not in memory, until refresh()', () => {
+    const path = tmp('session.jsonl');
+    const first = openJournal(path);
+    first.record({ id: 'old', hash: 'h0', status: 'created', ccPairId: 1, at });
+    first.close();
+    const j = openJournal(path);
+    const bytes = j.memoryBytes;
+    for (let i = 0; i < 50_000; i++) {
+      j.record({
+        id: `doc-${i}`,
+        hash: `h${i}`,
+        status: 'created',
+        ccPairId: 1,
+        at,
+        fingerprint: `f${i}`,
+      });
+    }
+    // a run of 50,000 documents needs what a run of one does
+    expect(j.memoryBytes).toBe(bytes);
+    expect([j.size, j.has('old', 'h0'), j.has('doc-7', 'h7')]).toEqual([1, true, false]);
+    j.refresh();
+    expect(j.size).toBe(50_001);
+    expect([j.has('doc-7', 'h7'), j.hasFingerprint('doc-49999', 'f49999')]).toEqual([true, true]);
+    // a line another process appended meanwhile is taken in too
+    appendFileSync(
+      path,
+      `${JSON.stringify({ id: 'other', hash: 'hx', status: 'created', ccPairId: 1, at })}\n`,
+    );
+    j.refresh();
+    expect(j.has('other', 'hx')).toBe(true);
+    j.close();
+    expect(openJournal(path).size).toBe(50_002);
+  });
+});
+
 describe('eachLine', () => {
   it('hands out lines that straddle chunks and lines longer than a chunk whole', () => {
     const long = 'x'.repeat(3 << 20);

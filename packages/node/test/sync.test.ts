@@ -4,6 +4,9 @@
  * and refuse to wipe a pair; a lost journal re-sends without duplicates and still prunes.
  */
 
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   createKisClient,
   type IngestionDocumentInput,
@@ -13,7 +16,7 @@ import {
 } from '@kis/client';
 import { type Emulator, startEmulator } from '@kis/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SyncItem, sync } from '../src/index.js';
+import { openJournal, type SyncItem, sync } from '../src/index.js';
 
 class MemoryJournal implements IngestJournal {
   readonly acked = new Map<string, string>();
@@ -128,6 +131,24 @@ for (const profile of ['seed', 'deployed'] as const) {
       expect(emulator.state.document('docs%2Fb')?.sections).toEqual([
         expect.objectContaining({ text: 'B2' }),
       ]);
+    });
+
+    it('a file journal proves a second sync in the same process unchanged (refreshed)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'kis-sync-journal-'));
+      try {
+        const journal = openJournal(join(dir, 'journal.jsonl'));
+        const v1 = [doc('docs/a', 'A'), doc('docs/b', 'B')];
+        await syncRun(v1, journal);
+        // what this run recorded went to the file, not to memory: the next plan reads it back
+        expect(journal.size).toBe(0);
+        sent.length = 0;
+        const again = await syncRun(v1, journal);
+        expect(again.plan.unchanged).toHaveLength(2);
+        expect(writes()).toEqual([]);
+        journal.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('without prune, reports what it would delete and deletes nothing', async () => {

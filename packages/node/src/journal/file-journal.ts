@@ -10,8 +10,12 @@
  * it counted; `fsync: true` also survives power loss. A torn last line (power loss mid-write) is
  * cut off on open. The journal holds no secret.
  *
- * In memory it keeps 20 bytes per document (ack-index.ts), read from the file in chunks: a
- * journal of millions of documents opens in seconds without holding its text.
+ * In memory it keeps 20 bytes per document the file held when it was opened (ack-index.ts), read
+ * in chunks: a journal of millions of documents opens in seconds without holding its text. What
+ * this process acknowledges goes to the file only, so a run's memory does not grow with its
+ * documents (`has` answers false for them: at worst a document is sent again, an upsert);
+ * `refresh()` takes in what was written since (`sync` calls it before planning, e.g. between
+ * `--watch` passes). Uploads, one per distinct image, are kept.
  */
 import {
   closeSync,
@@ -40,6 +44,9 @@ export class FileJournal implements IngestJournal {
   private readonly fsync: boolean;
   /** True when a torn last line was cut off on open. */
   readonly repaired: boolean;
+  /** Where the lines taken into memory end, and how many there were (for error messages). */
+  private indexedTo = 0;
+  private lines = 0;
 
   constructor(path: string, options: FileJournalOptions = {}) {
     this.path = path;
@@ -58,25 +65,44 @@ export class FileJournal implements IngestJournal {
   private load(fd: number): boolean {
     if (fstatSync(fd).size === 0) {
       this.append(fd, `${JSON.stringify(JOURNAL_HEADER)}\n`);
+      this.indexedTo = fstatSync(fd).size;
+      this.lines = 1;
       return false;
     }
-    let number = 0;
-    const { complete, torn } = eachLine(
-      (buffer, position) => readSync(fd, buffer, 0, buffer.length, position),
-      (line) => {
-        number++;
-        this.apply(readJournalLine(line, number, this.path));
-      },
-    );
-    if (number === 0) {
+    const { complete, torn } = this.readFrom(fd, 0);
+    if (this.lines === 0) {
       // only a torn header was ever written (a crash at creation): start over
       if (!isTornHeader(fd, complete, torn)) readJournalLine('', 1, this.path);
       ftruncateSync(fd, 0);
       this.append(fd, `${JSON.stringify(JOURNAL_HEADER)}\n`);
+      this.indexedTo = fstatSync(fd).size;
+      this.lines = 1;
       return true;
     }
     if (torn) ftruncateSync(fd, complete);
     return torn;
+  }
+
+  /** Takes the complete lines from `position` into memory. */
+  private readFrom(fd: number, position: number): { complete: number; torn: boolean } {
+    const read = eachLine(
+      (buffer, at) => readSync(fd, buffer, 0, buffer.length, at),
+      (line) => {
+        this.lines++;
+        this.apply(readJournalLine(line, this.lines, this.path));
+      },
+      position,
+    );
+    this.indexedTo = read.complete;
+    return read;
+  }
+
+  /**
+   * Takes in the acknowledgements and uploads written to the file since it was opened (or last
+   * refreshed), by this process or another: `has`, `hasFingerprint` and `uploadOf` then know them.
+   */
+  refresh(): void {
+    this.readFrom(this.openFd(), this.indexedTo);
   }
 
   private apply(line: JournalLine): void {
@@ -96,12 +122,12 @@ export class FileJournal implements IngestJournal {
     return this.fd;
   }
 
-  /** Number of documents acknowledged in the journal. */
+  /** Number of documents whose acknowledgements are in memory (see `refresh`). */
   get size(): number {
     return this.acked.size;
   }
 
-  /** Bytes its acknowledgements take in memory (about 25 a document). */
+  /** Bytes its acknowledgements take in memory (about 25 a document the file held at open). */
   get memoryBytes(): number {
     return this.acked.bytes;
   }
@@ -124,7 +150,6 @@ export class FileJournal implements IngestJournal {
       ...(entry.fingerprint === undefined ? {} : { fp: entry.fingerprint }),
     });
     this.append(this.openFd(), `${line}\n`);
-    this.acked.set(entry.id, entry.hash, entry.fingerprint);
   }
 
   uploadOf(sha256: string): string | undefined {
@@ -134,6 +159,7 @@ export class FileJournal implements IngestJournal {
   recordUpload(entry: UploadEntry): void {
     const line = JSON.stringify({ upload: entry.sha256, fileId: entry.fileId, name: entry.name });
     this.append(this.openFd(), `${line}\n`);
+    // kept: a plan and its run share an image's upload, and a run uploads a content once
     this.uploads.set(entry.sha256, entry.fileId);
   }
 

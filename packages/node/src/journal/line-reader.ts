@@ -10,16 +10,18 @@ const NEWLINE = 0x0a;
 export type ReadAt = (buffer: Buffer, position: number) => number;
 
 /**
- * Calls `onLine` with each complete line (without its newline), in order. Returns where the
- * complete lines end, and whether bytes follow them without a newline (a torn last line).
+ * Calls `onLine` with each complete line (without its newline) from file position `from`, in
+ * order. Returns where the complete lines end, and whether bytes follow them without a newline
+ * (a torn last line).
  */
 export function eachLine(
   read: ReadAt,
   onLine: (line: string) => void,
+  from = 0,
 ): { complete: number; torn: boolean } {
   let buffer = Buffer.allocUnsafe(CHUNK);
   let held = 0; // bytes of a line begun in an earlier chunk, at the start of `buffer`
-  let position = 0; // file position of buffer[0]
+  let position = from; // file position of buffer[0]
   for (;;) {
     if (held === buffer.length) {
       // a line longer than the buffer: grow it

@@ -291,6 +291,7 @@ export async function planSync(
   options: SyncOptions,
 ): Promise<Planned> {
   const { ccPairId, journal } = options;
+  await journal?.refresh?.();
   const owns = ownership(options.owns);
   // The listing is asked for first and the source read while the server answers, rather than
   // one after the other. When the listing fails the source is left (nothing more is read) and

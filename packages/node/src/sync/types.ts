@@ -18,6 +18,9 @@ import type {
 /** A document of the source: a document with its `id`, or an item whose `id` is known before loading. */
 export type SyncItem = (IngestItem & { id?: string | undefined }) | IngestionDocumentInput;
 
+/** A journal `sync` plans from: any `IngestJournal`, with `refresh` when it can re-read itself. */
+export type SyncJournal = IngestJournal & { refresh?(): void | Promise<void> };
+
 export interface SyncOptions
   extends Omit<IngestManyOptions, 'ccPairId' | 'journal' | 'dryRun' | 'onResult'> {
   /** The pair to keep equal to the source. */
@@ -37,8 +40,12 @@ export interface SyncOptions
   maxDelete?: number | `${number}%` | undefined;
   /** Carry out a prune over `maxDelete` anyway. */
   force?: boolean | undefined;
-  /** Content hashes of what the server acknowledged: documents proven unchanged are not sent. */
-  journal?: IngestJournal | undefined;
+  /**
+   * Content hashes of what the server acknowledged: documents proven unchanged are not sent. Its
+   * `refresh()`, when it has one (`openJournal`'s), is called before planning, so that what an
+   * earlier run in this process recorded counts.
+   */
+  journal?: SyncJournal | undefined;
   /** How many documents the plan reads and hashes at once (default 8). */
   planConcurrency?: number | undefined;
 }
