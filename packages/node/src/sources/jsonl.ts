@@ -1,16 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { createRequire } from 'node:module';
-import type readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fsReason, oneLine } from './fs-reason.js';
 import { failing, type ItemOptions, lineItem, type SourceItem } from './items.js';
 import { parseJsonText } from './json-text.js';
-
-/** A stream's lines, whether they end with LF or CRLF (node:readline loads on the first read). */
-const linesOf = (input: Readable) => {
-  const { createInterface } = createRequire(import.meta.url)('node:readline') as typeof readline;
-  return createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-};
+import { streamLines as linesOf } from './stream-lines.js';
 
 export type JsonlLine = { line: number; value: unknown } | { line: number; error: string };
 
