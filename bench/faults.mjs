@@ -7,6 +7,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '@kis/emulator';
+import { provenance } from './provenance.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KIS = join(root, 'packages/cli/bin/kis.js');
@@ -189,9 +190,7 @@ try {
     `${JSON.stringify(
       {
         benchmark: 'kis ingest with default flags under faults, capacity limits and an outage',
-        node: process.version,
-        cpus: cpus().length,
-        date: new Date().toISOString(),
+        ...provenance(),
         fault_mix: a,
         capacity: b,
         outage: c,

@@ -5,12 +5,13 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { startEmulator } from '@kis/emulator';
 import { enqueue, queueStatus, setQueueLimits } from '@kis/queue';
+import { provenance } from './provenance.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KIS = join(root, 'packages/cli/bin/kis.js');
@@ -599,11 +600,8 @@ async function million(redis) {
 const redis = await startRedis();
 const results = {
   benchmark: 'queue mode: @kis/queue workers on BullMQ and Redis against the emulator',
-  commit: spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim(),
-  date: new Date().toISOString(),
-  node: process.version,
+  ...provenance(),
   redis: redis.info('server').redis_version,
-  cpus: cpus().length,
   quick,
   load_average_before: loadavg().map((n) => round(n)),
 };

@@ -6,12 +6,13 @@
 // acknowledgement, documents lost. Prints the figures and writes bench/results/soak.json;
 // never passes or fails. KIS_SOAK_DOCS changes the first run's size (the second is half of it).
 // RSS is read from /proc (Linux).
-import { execFileSync, fork, spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { provenance } from './provenance.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KIS = join(root, 'packages/cli/bin/kis.js');
@@ -115,9 +116,8 @@ function tenths(started, marks) {
 }
 
 const server = await startServer();
-const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root })
-  .toString()
-  .trim();
+const measured = provenance();
+const { commit } = measured;
 try {
   console.log(`kis ingest soak (node ${process.version}, ${cpus().length} CPUs, commit ${commit})`);
   const file = await documents(TOTAL, 'soak');
@@ -179,10 +179,7 @@ try {
     out,
     `${JSON.stringify(
       {
-        commit,
-        date: new Date().toISOString(),
-        node: process.version,
-        cpus: cpus().length,
+        ...measured,
         server: 'bench/soak-server.mjs, 2 ms service time',
         command: 'kis ingest FILE --journal J (default flags)',
         run: first,

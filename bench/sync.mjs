@@ -4,12 +4,13 @@
 // Node process, each split into what it costs before its first file and per file. On a
 // 100,000-file folder: a first sync and syncs with no change, per file. Prints the figures and
 // writes bench/results/sync.json (with the commit and date); never fails on time.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '@kis/emulator';
+import { provenance } from './provenance.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KIS = join(root, 'packages/cli/bin/kis.js');
@@ -30,9 +31,6 @@ const write = (i, tag = '', folder = docs) =>
     pathOf(i, folder),
     `# Note ${i}\n\nBody of note ${i}${tag}. ${'Some text. '.repeat(20)}\n`,
   );
-const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root })
-  .toString()
-  .trim();
 
 /**
  * Runs `kis` (with `--json` unless `json` is false: the timed no-change syncs use the default
@@ -326,10 +324,7 @@ try {
       {
         benchmark:
           'kis sync --prune of a 10,000-file and a 100,000-file folder against the emulator',
-        commit,
-        node: process.version,
-        cpus: cpus().length,
-        date: new Date().toISOString(),
+        ...provenance(),
         files: FILES,
         first: {
           seconds: round(first.ms / 1000),

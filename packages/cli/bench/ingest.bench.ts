@@ -14,13 +14,13 @@
  * (20), KIS_BENCH_CONCURRENCY (16), KIS_BENCH_KIND_FILES (files per kind, default 200; 0 skips
  * part 2), KIS_BENCH_KIND_LATENCY_MS (0).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { extractFile } from '@kis/node';
 import { makeDocx, makePdf, PNG_1X1, writeTree } from '@kis/test-support';
+import { provenance } from '../../../bench/provenance.mjs';
 import { sentence } from './kind-fixtures.js';
 import { type KindFigures, measureKinds } from './kinds.js';
 import {
@@ -189,27 +189,13 @@ async function perKind(root: string): Promise<KindFigures[]> {
   }
 }
 
-/** The commit measured (`-dirty` when the work tree has changes), or null outside git. */
-function commit(): string | null {
-  const git = (...args: string[]) =>
-    execFileSync('git', args, { cwd: PACKAGE_ROOT, encoding: 'utf8' }).trim();
-  try {
-    return `${git('rev-parse', 'HEAD')}${git('status', '--porcelain') === '' ? '' : '-dirty'}`;
-  } catch {
-    return null;
-  }
-}
-
 async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'kis-bench-'));
   try {
     console.log(`${cpus().length} CPU(s), Node ${process.version}`);
     const result = {
       benchmark: 'kis ingest: vs a sequential loop, and files per second for each kind',
-      commit: commit(),
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: cpus().length,
+      ...provenance(),
       ...(FILES > 0 ? await mixed(root) : {}),
       ...(KIND_FILES > 0
         ? {

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { provenance } from '../../../bench/provenance.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, '..', '..', '..');
@@ -113,6 +114,7 @@ try {
       `ingestMany's defaults (adaptive, ${memDefault.concurrency.min}–${memDefault.concurrency.max}): ${memDefault.peakMb.toFixed(1)} MB`,
   );
   const result = {
+    ...provenance(),
     // ingestMany at a fixed concurrency of 16 against a pool of 16 bare undici `request` calls
     ingest_vs_raw_undici_0ms: t0.ratio_vs_raw_undici_pool,
     ingest_vs_raw_undici_20ms: t20.ratio_vs_raw_undici_pool,

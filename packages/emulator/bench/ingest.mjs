@@ -14,6 +14,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { provenance } from '../../../bench/provenance.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = join(here, '..');
@@ -232,7 +233,7 @@ async function main() {
     const rssValues = rssSamples.map((s) => s.rss_mib).filter((v) => v !== null);
     const result = {
       benchmark: 'emulator-ingestion',
-      date: new Date().toISOString(),
+      ...provenance(),
       command: 'pnpm --filter @kis/emulator bench',
       machine: {
         node: process.version,
