@@ -26,6 +26,7 @@ const turbo = spawnSync(
     'typecheck',
     'test',
     '//#circles',
+    '//#lint:root',
     '--continue',
     '--summarize',
     ...process.argv.slice(2),
