@@ -3,33 +3,21 @@
 // can choose (fail, hang, errors) and what they do to the pair; the attempt and error listings
 // with their paging. Expected values are written out from compat-lifecycle.md (§1-§5) and
 // docs/deployed-servers.md, "Operating connectors". The clock moves only when a test moves it.
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
 import {
   attemptsOf,
   DURATION_MS,
+  emulatorsPerTest,
   ingest,
   type Json,
   KINDS,
   pairOf,
   runFirstAttempt,
   START_DELAY_MS,
-  type Started,
-  startPaused,
   webPair,
 } from './lifecycle-helpers.js';
 
-let emulator: Emulator | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
-
-async function use(...args: Parameters<typeof startPaused>): Promise<Started> {
-  const started = await startPaused(...args);
-  emulator = started.emulator;
-  return started;
-}
+const { use } = emulatorsPerTest();
 
 describe.each(KINDS.map(([kind]) => kind))('index attempts (%s)', (kind) => {
   it('a new pair is SCHEDULED, INITIAL_INDEXING while its first attempt runs, ACTIVE after', async () => {

@@ -3,11 +3,11 @@
 // and last_pruned, the deletion with its phases, and the answers for a pair that does not exist.
 // Expected values are written out from compat-lifecycle.md (§1, §4, §6, §7) and
 // docs/deployed-servers.md, "Operating connectors".
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
 import {
   attemptsOf,
   DURATION_MS,
+  emulatorsPerTest,
   ingest,
   type Json,
   KINDS,
@@ -15,22 +15,10 @@ import {
   pairOf,
   runFirstAttempt,
   START_DELAY_MS,
-  type Started,
-  startPaused,
   webPair,
 } from './lifecycle-helpers.js';
 
-let emulator: Emulator | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
-
-async function use(...args: Parameters<typeof startPaused>): Promise<Started> {
-  const started = await startPaused(...args);
-  emulator = started.emulator;
-  return started;
-}
+const { use } = emulatorsPerTest();
 
 const CONNECTION = "Connection not found for current user's permissions";
 

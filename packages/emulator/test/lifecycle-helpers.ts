@@ -1,8 +1,8 @@
 // Helpers of the pair lifecycle tests: the three kinds of server the emulator plays, an emulator
 // on a clock the test moves by hand with its background work paused (each `step` moves the clock
 // and runs one round: no timer, no sleep), and pairs of a `web` connector to operate.
-import { expect } from 'vitest';
-import type { EmulatorOptions } from '../src/index.js';
+import { afterEach, expect } from 'vitest';
+import type { Emulator, EmulatorOptions } from '../src/index.js';
 import { doc, start } from './helpers.js';
 
 export type Json = Record<string, unknown>;
@@ -49,6 +49,26 @@ export async function startPaused(kind: Kind, options: EmulatorOptions = {}) {
 
 export type Started = Awaited<ReturnType<typeof startPaused>>;
 type Call = Started['call'];
+
+/**
+ * The emulators of a file's tests, each closed after its test: `use` starts one paused (as
+ * `startPaused`), `track` takes one started otherwise (closing it sooner as well is fine).
+ */
+export function emulatorsPerTest() {
+  const open: Emulator[] = [];
+  afterEach(async () => {
+    for (const emulator of open.splice(0)) await emulator.close();
+  });
+  function track<T extends { emulator: Emulator }>(started: T): T {
+    open.push(started.emulator);
+    return started;
+  }
+  return {
+    use: async (...args: Parameters<typeof startPaused>): Promise<Started> =>
+      track(await startPaused(...args)),
+    track,
+  };
+}
 
 /**
  * A `web` connector (no credential needed) and its pair with credential 0, the pair named and
@@ -113,7 +133,10 @@ export function runFirstAttempt(s: Started): void {
 }
 
 /** Polls `check` every few milliseconds until it holds (or fails after `timeoutMs`). */
-export async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);

@@ -5,23 +5,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../src/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_GROUP_ID, BASIC_GROUP_ID, CURATORS_GROUP_ID } from '../src/index.js';
 import { start } from './helpers.js';
-import { BASIC, CURATOR, type Json, type Started, startPaused } from './lifecycle-helpers.js';
+import { BASIC, CURATOR, emulatorsPerTest, type Json, type Started } from './lifecycle-helpers.js';
 
-let emulator: Emulator | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
-
-async function use(...args: Parameters<typeof startPaused>): Promise<Started> {
-  const started = await startPaused(...args);
-  emulator = started.emulator;
-  return started;
-}
+const { use, track } = emulatorsPerTest();
 
 const DENIED = {
   error_code: 'INSUFFICIENT_PERMISSIONS',
@@ -215,7 +204,7 @@ describe('created keys and the database', () => {
 
   it('a created key works after a restart; its secret is nowhere in the database file', async () => {
     const dbPath = join(dir, 'keys.db');
-    const first = await start({ dbPath, profile: 'deployed' });
+    const first = track(await start({ dbPath, profile: 'deployed' }));
     const r = await first.call<Json>('POST', '/admin/api-key', {
       json: { name: 'kept', group_ids: [ADMIN_GROUP_ID] },
     });
@@ -225,8 +214,7 @@ describe('created keys and the database', () => {
       const path = join(dir, file);
       if (existsSync(path)) expect(readFileSync(path).includes(key)).toBe(false);
     }
-    const second = await start({ dbPath, profile: 'deployed' });
-    emulator = second.emulator;
+    const second = track(await start({ dbPath, profile: 'deployed' }));
     const me = await second.call<Json>('GET', '/me', { key });
     expect(me.body).toMatchObject({ email: expect.stringMatching(/^API_KEY__kept@/) });
   });

@@ -2,29 +2,18 @@
 // (chunks and tokens of an indexed document, 404 before), on each kind of server. Expected values
 // are written out from compat-lifecycle.md (§8, §9) and the emulator's README (chunks of 512
 // whitespace-separated words, a word a token).
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
 import {
+  emulatorsPerTest,
   ingest,
   type Json,
   KINDS,
   runFirstAttempt,
   type Started,
-  startPaused,
   webPair,
 } from './lifecycle-helpers.js';
 
-let emulator: Emulator | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
-
-async function use(...args: Parameters<typeof startPaused>): Promise<Started> {
-  const started = await startPaused(...args);
-  emulator = started.emulator;
-  return started;
-}
+const { use } = emulatorsPerTest();
 
 type Entry = {
   source: string;

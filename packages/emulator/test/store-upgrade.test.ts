@@ -8,17 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../src/index.js';
+import { type Emulator, type EmulatorOptions, startEmulator } from '../src/index.js';
+import { until } from './lifecycle-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kis-emulator-upgrade-'));
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-// The two tables that changed, as schema version 1 wrote them.
+// The two tables that changed, as schema version 1 wrote them (its meta table: `database`).
 const VERSION_1 = `
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-INSERT INTO meta (key, value) VALUES ('schema_version', '1');
 CREATE TABLE cc_pairs (
   id INTEGER PRIMARY KEY,
   connector_id INTEGER NOT NULL,
@@ -47,8 +46,6 @@ INSERT INTO user_files (file_id, name, file_type, size, data, status, project_id
 
 // The two tables that changed, as schema version 2 wrote them, with rows.
 const VERSION_2 = `
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-INSERT INTO meta (key, value) VALUES ('schema_version', '2');
 CREATE TABLE connectors (
   id INTEGER PRIMARY KEY,
   name TEXT NOT NULL,
@@ -86,8 +83,6 @@ INSERT INTO cc_pairs VALUES
 // The table that changed (cc_pairs), as schema version 3 wrote it, with a pair left DELETING by a
 // stop; and the connectors its rows name.
 const VERSION_3 = `
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-INSERT INTO meta (key, value) VALUES ('schema_version', '3');
 CREATE TABLE connectors (
   id INTEGER PRIMARY KEY,
   name TEXT NOT NULL,
@@ -138,40 +133,44 @@ function versionOf(path: string): unknown {
   }
 }
 
-/** Polls `check` until it holds (or fails after 5 s). */
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met within 5000 ms');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+/** A database file `name` at schema `version` (its meta table), then holding `tables`. */
+function database(name: string, version: string, tables = ''): string {
+  const path = join(dir, name);
+  const db = new Database(path);
+  db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO meta (key, value) VALUES ('schema_version', '${version}');
+${tables}`);
+  db.close();
+  return path;
+}
+
+/** Opens the database at `path` with an emulator, checks it, closes it: the file is then at 4. */
+async function upgrade(
+  path: string,
+  check: (emulator: Emulator) => Promise<void> | void,
+  options: EmulatorOptions = {},
+): Promise<void> {
+  const emulator = await startEmulator({ dbPath: path, ...options });
+  try {
+    await check(emulator);
+  } finally {
+    await emulator.close();
   }
+  expect(versionOf(path)).toBe('4');
 }
 
 describe('database schema', () => {
   it('upgrades a version-1 database on open', async () => {
-    const path = join(dir, 'v1.db');
-    const db = new Database(path);
-    db.exec(VERSION_1);
-    db.close();
-    const emulator = await startEmulator({ dbPath: path });
-    try {
+    await upgrade(database('v1.db', '1', VERSION_1), (emulator) => {
       const [file] = emulator.state.files();
       expect(file).toMatchObject({ file_id: 'f-1', name: 'a.png' });
       expect(file?.uid).toMatch(/^[0-9a-f-]{36}$/);
       expect(emulator.state.pairs()[0]).toMatchObject({ id: 1, processing_mode: null });
-    } finally {
-      await emulator.close();
-    }
-    expect(versionOf(path)).toBe('4');
+    });
   });
 
   it('upgrades a version-2 database on open: connectors get time_updated, pairs status ACTIVE', async () => {
-    const path = join(dir, 'v2.db');
-    const db = new Database(path);
-    db.exec(VERSION_2);
-    db.close();
-    const emulator = await startEmulator({ dbPath: path });
-    try {
+    await upgrade(database('v2.db', '2', VERSION_2), (emulator) => {
       expect(emulator.state.connectors({ all: true })).toMatchObject([
         { id: 0, time_created: '2026-01-01T00:00:00Z', time_updated: '2026-01-01T00:00:00Z' },
         { id: 7, name: 'Old', time_updated: '2026-01-02T00:00:00Z' },
@@ -180,50 +179,34 @@ describe('database schema', () => {
         [1, 'ACTIVE'],
         [2, 'ACTIVE'],
       ]);
-    } finally {
-      await emulator.close();
-    }
-    expect(versionOf(path)).toBe('4');
+    });
   });
 
   it('upgrades a version-3 database on open: pairs get their lifecycle state, then live it', async () => {
-    const path = join(dir, 'v3.db');
-    const db = new Database(path);
-    db.exec(VERSION_3);
-    db.close();
-    const emulator = await startEmulator({
-      dbPath: path,
-      tasks: { startDelayMs: 0, durationMs: 0 },
-      deletionDelayMs: 0,
-    });
-    try {
-      expect(emulator.state.pairs()[1]).toMatchObject({
-        id: 2,
-        status: 'ACTIVE',
-        in_repeated_error_state: false,
-        indexing_trigger: null,
-        last_pruned: null,
-        pruning_since: null,
-      });
-      expect(emulator.state.groups().map((g) => g.name)).toEqual(['Admin', 'Basic', 'Curators']);
-      expect(emulator.state.apiKeys()).toEqual([]);
-      // the pair left DELETING is deleted, with its connector; the old pair gets its first attempt
-      await until(() => !emulator.state.pairs().some((p) => p.id === 3));
-      expect(emulator.state.connectors({ all: true }).map((c) => c.id)).toEqual([0, 7]);
-      await until(() => emulator.state.indexAttempts(2)[0]?.status === 'success');
-    } finally {
-      await emulator.close();
-    }
-    expect(versionOf(path)).toBe('4');
+    await upgrade(
+      database('v3.db', '3', VERSION_3),
+      async (emulator) => {
+        expect(emulator.state.pairs()[1]).toMatchObject({
+          id: 2,
+          status: 'ACTIVE',
+          in_repeated_error_state: false,
+          indexing_trigger: null,
+          last_pruned: null,
+          pruning_since: null,
+        });
+        expect(emulator.state.groups().map((g) => g.name)).toEqual(['Admin', 'Basic', 'Curators']);
+        expect(emulator.state.apiKeys()).toEqual([]);
+        // the pair left DELETING is deleted, with its connector; the old pair gets its first attempt
+        await until(() => !emulator.state.pairs().some((p) => p.id === 3));
+        expect(emulator.state.connectors({ all: true }).map((c) => c.id)).toEqual([0, 7]);
+        await until(() => emulator.state.indexAttempts(2)[0]?.status === 'success');
+      },
+      { tasks: { startDelayMs: 0, durationMs: 0 }, deletionDelayMs: 0 },
+    );
   });
 
   it('refuses a database of another version, naming both', async () => {
-    const path = join(dir, 'v9.db');
-    const db = new Database(path);
-    db.exec(
-      "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '9');",
-    );
-    db.close();
+    const path = database('v9.db', '9');
     await expect(startEmulator({ dbPath: path })).rejects.toThrow(/schema version 9.*uses 4/);
   });
 });
