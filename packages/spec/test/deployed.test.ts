@@ -1,43 +1,9 @@
 // The bundled document describes deployed servers beside the seed (docs/deployed-servers.md):
 // their routes and bodies, the x-kis- extensions the toolkit reads, and the shapes of their
 // answers. Expected values are written out from what deployed servers do.
-import { readFileSync } from 'node:fs';
-import { isDateTime, isMaskedValue, MASK_EXEMPT_KEYS, ROLES, ROUTE_VARIANTS } from '@kis/rules';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-import { beforeAll, describe, expect, it } from 'vitest';
-
-// biome-ignore lint/suspicious/noExplicitAny: the test walks an arbitrary JSON document
-type Json = Record<string, any>;
-
-const spec: Json = JSON.parse(
-  readFileSync(new URL('../dist/openapi.json', import.meta.url), 'utf8'),
-);
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-const operations = Object.entries(spec.paths as Json).flatMap(([path, item]) =>
-  Object.entries(item as Json)
-    .filter(([method]) => METHODS.includes(method))
-    .map(([method, o]) => ({ path, method, op: o as Json })),
-);
-const byId = (id: string) => {
-  const found = operations.find((o) => o.op.operationId === id);
-  if (!found) throw new Error(`no operation ${id}`);
-  return found;
-};
-
-let ajv: Ajv2020;
-function valid(schemaName: string, value: unknown): boolean {
-  const fn = ajv.getSchema(`spec#/components/schemas/${schemaName}`);
-  if (!fn) throw new Error(`no schema ${schemaName}`);
-  return fn(value) as boolean;
-}
-
-beforeAll(() => {
-  ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
-  ajv.addSchema(spec, 'spec');
-});
+import { isMaskedValue, MASK_EXEMPT_KEYS, ROLES, ROUTE_VARIANTS } from '@kis/rules';
+import { describe, expect, it } from 'vitest';
+import { byId, type Json, operations, spec, valid } from './helpers.js';
 
 describe('x-kis extensions', () => {
   it('every operation names the least role it needs on each kind of server', () => {

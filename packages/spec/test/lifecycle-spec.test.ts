@@ -2,11 +2,9 @@
 // (docs/deployed-servers.md, "Operating connectors" and "Keys and their rights"), and their
 // agreement with the rule book: the answers in the document's examples are the rule book's.
 // Expected values are written out from what deployed servers do.
-import { readFileSync } from 'node:fs';
 import {
   accessFor,
   INDEXING_STATUSES,
-  isDateTime,
   LIFECYCLE_ANSWERS,
   OPERATION_ACCESS,
   PAIR_STATUSES,
@@ -14,28 +12,10 @@ import {
   type ServerKind,
   USER_ROLES,
 } from '@kis/rules';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { byId, type Json, operations, spec, valid } from './helpers.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: the test walks an arbitrary JSON document
-type Json = Record<string, any>;
-
-const spec: Json = JSON.parse(
-  readFileSync(new URL('../dist/openapi.json', import.meta.url), 'utf8'),
-);
 const schemas: Json = spec.components.schemas;
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-const operations = Object.entries(spec.paths as Json).flatMap(([path, item]) =>
-  Object.entries(item as Json)
-    .filter(([method]) => METHODS.includes(method))
-    .map(([method, o]) => ({ path, method, op: o as Json })),
-);
-const byId = (id: string) => {
-  const found = operations.find((o) => o.op.operationId === id);
-  if (!found) throw new Error(`no operation ${id}`);
-  return found;
-};
 const deref = (node: Json): Json => {
   let n = node;
   while (n?.$ref) {
@@ -60,20 +40,6 @@ const example = (id: string, status: string, name: string): unknown => {
   if (!value) throw new Error(`${id} ${status} has no example ${name}`);
   return value.value;
 };
-
-let ajv: Ajv2020;
-function valid(schemaName: string, value: unknown): boolean {
-  const fn = ajv.getSchema(`spec#/components/schemas/${schemaName}`);
-  if (!fn) throw new Error(`no schema ${schemaName}`);
-  return fn(value) as boolean;
-}
-
-beforeAll(() => {
-  ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
-  ajv.addSchema(spec, 'spec');
-});
 
 describe('operations that operate pairs, check documents and tell what a key may do', () => {
   it.each([
