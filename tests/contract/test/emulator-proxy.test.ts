@@ -86,6 +86,30 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected the call to fail');
 }
 
+/** A `web` connector named `name` and its pair `pairName` with credential 0: their ids. */
+async function webPair(name: string, pairName: string) {
+  const connector = await kis.api.POST('/manage/admin/connector', {
+    body: {
+      name,
+      source: 'web',
+      input_type: 'load_state',
+      access_type: 'public',
+      connector_specific_config: { base_url: 'https://docs.example.com' },
+    },
+  });
+  const connectorId = connector.data?.id ?? -1;
+  const associated = await kis.api.PUT(
+    '/manage/connector/{connector_id}/credential/{credential_id}',
+    {
+      params: { path: { connector_id: connectorId, credential_id: 0 } },
+      body: { name: pairName, access_type: 'public' },
+    },
+  );
+  const pairId = associated.data?.data;
+  if (typeof pairId !== 'number') throw new Error('no pair id');
+  return { connectorId, pairId };
+}
+
 const PNG = Uint8Array.from(
   Buffer.from(
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -379,25 +403,7 @@ describe('listing, updating and deleting, through the validating proxy', () => {
   });
 
   it('pairs: list, get, rename, pause, delete with their documents', async () => {
-    const connector = await kis.api.POST('/manage/admin/connector', {
-      body: {
-        name: `Pair owner ${profile}`,
-        source: 'web',
-        input_type: 'load_state',
-        access_type: 'public',
-        connector_specific_config: { base_url: 'https://docs.example.com' },
-      },
-    });
-    const connectorId = connector.data?.id ?? -1;
-    const associated = await kis.api.PUT(
-      '/manage/connector/{connector_id}/credential/{credential_id}',
-      {
-        params: { path: { connector_id: connectorId, credential_id: 0 } },
-        body: { name: 'Pair', access_type: 'public' },
-      },
-    );
-    const pairId = associated.data?.data;
-    if (typeof pairId !== 'number') throw new Error('no pair id');
+    const { connectorId, pairId } = await webPair(`Pair owner ${profile}`, 'Pair');
     const statuses = await kis.api.GET('/manage/admin/connector/status');
     expect(statuses.data?.find((p) => p.cc_pair_id === pairId)?.connector.id).toBe(connectorId);
     const path = { path: { cc_pair_id: pairId } };
@@ -471,25 +477,7 @@ describe('operating pairs and keys, through the validating proxy', () => {
   }
 
   it('a pair indexes, runs once, prunes, is listed, then is deleted', async () => {
-    const connector = await kis.api.POST('/manage/admin/connector', {
-      body: {
-        name: `Operated ${profile}`,
-        source: 'web',
-        input_type: 'load_state',
-        access_type: 'public',
-        connector_specific_config: { base_url: 'https://docs.example.com' },
-      },
-    });
-    const connectorId = connector.data?.id ?? -1;
-    const associated = await kis.api.PUT(
-      '/manage/connector/{connector_id}/credential/{credential_id}',
-      {
-        params: { path: { connector_id: connectorId, credential_id: 0 } },
-        body: { name: 'Operated', access_type: 'public' },
-      },
-    );
-    const pairId = associated.data?.data;
-    if (typeof pairId !== 'number') throw new Error('no pair id');
+    const { connectorId, pairId } = await webPair(`Operated ${profile}`, 'Operated');
     const path = { path: { cc_pair_id: pairId } };
     const pair = await poll(
       async () => (await kis.api.GET('/manage/admin/cc-pair/{cc_pair_id}', { params: path })).data,

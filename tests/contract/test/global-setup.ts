@@ -1,9 +1,9 @@
 // Starts, once per project, what its tests talk to, and hands the URLs over through `provide`:
 // for `mock`, a Prism mock of the bundled spec; for `emulator-<profile>`, the emulator playing that
 // server profile behind `prism proxy --errors`. Each project's servers stop when it ends.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type Emulator, startEmulator } from '@kis/emulator';
 import type { Profile } from '@kis/rules';
 import type { TestProject } from 'vitest/node';
@@ -44,6 +44,7 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
     proxy = await startPrism('proxy', { upstream: emulator.baseUrl, logPath: proxyLogPath });
   } catch (error) {
     await emulator.close();
+    rmSync(dirname(proxyLogPath), { recursive: true, force: true });
     throw error;
   }
   project.provide('proxyLogPath', proxyLogPath);
@@ -54,5 +55,6 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   return async () => {
     await proxy.stop();
     await emulator.close();
+    rmSync(dirname(proxyLogPath), { recursive: true, force: true });
   };
 }
