@@ -1,14 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Emulator } from '@kis/emulator';
 import { writeTree } from '@kis/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ADMIN_KEY,
-  assertBuilt,
   deadUrl,
-  emulator,
+  emulatorAndFolder,
   envFor,
   htmlServer,
   type KisResult,
@@ -17,31 +12,18 @@ import {
 } from '../helpers/cli.js';
 import { facts, testProfile } from '../helpers/profile.js';
 
-let emu: Emulator;
-let work: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  assertBuilt();
-  emu = await emulator();
-  env = envFor(emu);
-  work = await mkdtemp(join(tmpdir(), 'kis-errors-'));
-  await writeTree(work, {
+const ctx = emulatorAndFolder('kis-errors-', (work) =>
+  writeTree(work, {
     'bad.json': '{\n  "jira_base_url": "https://x",\n  "project_key": ,\n}\n',
     'bad.yaml': 'jira_base_url: https://x\nproject_key: [A\n',
     'list.json': '{"not": "a list"}',
     'key.txt': `${ADMIN_KEY}\n`,
     'notes.txt': 'hello',
-  });
-});
+  }),
+);
 
-afterAll(async () => {
-  await emu?.close();
-  await rm(work, { recursive: true, force: true });
-});
-
-const run = (args: string[], extraEnv: Record<string, string> = env) =>
-  kis(args, { env: extraEnv, cwd: work });
+const run = (args: string[], extraEnv: Record<string, string> = ctx.env) =>
+  kis(args, { env: extraEnv, cwd: ctx.work });
 
 /** The command failed with exactly one line on stderr, matching `pattern`, and nothing on stdout. */
 function expectOneLineError(r: KisResult, code: number, pattern: RegExp): void {
@@ -215,15 +197,15 @@ describe('usage errors (exit 2)', () => {
       /^error: missing base URL: pass --base-url or set KIS_BASE_URL/,
     );
     expectOneLineError(
-      await run(['docs', 'list'], { KIS_BASE_URL: emu.baseUrl }),
+      await run(['docs', 'list'], { KIS_BASE_URL: ctx.emu.baseUrl }),
       2,
       /^error: missing API key: pass --api-key, --api-key-file FILE or set KIS_API_KEY$/,
     );
     expectOneLineError(
-      await run(['--base-url', emu.url, 'docs', 'list'], { KIS_API_KEY: ADMIN_KEY }),
+      await run(['--base-url', ctx.emu.url, 'docs', 'list'], { KIS_API_KEY: ADMIN_KEY }),
       2,
       new RegExp(
-        `^error: --base-url: "${emu.url}" lacks the /api prefix; the base URL includes it, e\\.g\\. ${emu.url}/api$`,
+        `^error: --base-url: "${ctx.emu.url}" lacks the /api prefix; the base URL includes it, e\\.g\\. ${ctx.emu.url}/api$`,
       ),
     );
     expectOneLineError(
@@ -232,13 +214,15 @@ describe('usage errors (exit 2)', () => {
       /^error: KIS_BASE_URL: "localhost:8080\/api" must be an http:\/\/ or https:\/\/ URL$/,
     );
     expectOneLineError(
-      await run(['--api-key-file', 'no-such-key', 'docs', 'list'], { KIS_BASE_URL: emu.baseUrl }),
+      await run(['--api-key-file', 'no-such-key', 'docs', 'list'], {
+        KIS_BASE_URL: ctx.emu.baseUrl,
+      }),
       2,
       /^error: --api-key-file: cannot read file "no-such-key": no such file or directory$/,
     );
     // a key that could not go into a header: named by where it came from, never shown
     const bad = await run(['docs', 'list'], {
-      KIS_BASE_URL: emu.baseUrl,
+      KIS_BASE_URL: ctx.emu.baseUrl,
       KIS_API_KEY: 'clé-secrète',
     });
     expectOneLineError(
@@ -248,7 +232,7 @@ describe('usage errors (exit 2)', () => {
     );
     expect(bad.stderr + bad.stdout).not.toContain('secrète');
     expectOneLineError(
-      await run(['--api-key', 'two words', 'docs', 'list'], { KIS_BASE_URL: emu.baseUrl }),
+      await run(['--api-key', 'two words', 'docs', 'list'], { KIS_BASE_URL: ctx.emu.baseUrl }),
       2,
       /^error: --api-key: expected an API key of printable ASCII characters without spaces$/,
     );
@@ -259,10 +243,10 @@ describe('failures that stop the command (exit 3)', () => {
   it('says plainly when the key is wrong (seed 401, deployed 403) or lacks the permission (403)', async () => {
     const { status, reason } = facts().badKey;
     expectOneLineError(
-      await run(['docs', 'list'], envFor(emu, 'wrong-key-0123456789')),
+      await run(['docs', 'list'], envFor(ctx.emu, 'wrong-key-0123456789')),
       3,
       new RegExp(
-        `^error: authentication failed: ${emu.baseUrl} answered ${status} ${reason}; the API key was rejected`,
+        `^error: authentication failed: ${ctx.emu.baseUrl} answered ${status} ${reason}; the API key was rejected`,
       ),
     );
     // the seed names the roles; the main line checks a permission the key's groups grant
@@ -271,13 +255,13 @@ describe('failures that stop the command (exit 3)', () => {
         ? 'lacks the role: use a key that can manage connectors \\(admin or curator\\)'
         : "lacks the permission this call needs \\(a key holds its groups' grants; `kis doctor` shows what it holds and the group to add it to\\)";
     expectOneLineError(
-      await run(['credential', 'list'], envFor(emu, USER_KEY)),
+      await run(['credential', 'list'], envFor(ctx.emu, USER_KEY)),
       3,
       new RegExp(
-        `^error: permission denied: ${emu.baseUrl} answered 403 Forbidden .*; the API key was accepted but ${advice}$`,
+        `^error: permission denied: ${ctx.emu.baseUrl} answered 403 Forbidden .*; the API key was accepted but ${advice}$`,
       ),
     );
-    const r = await run(['--json', 'ingest', 'notes.txt'], envFor(emu, 'wrong-key-0123456789'));
+    const r = await run(['--json', 'ingest', 'notes.txt'], envFor(ctx.emu, 'wrong-key-0123456789'));
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(
       new RegExp(`error: authentication failed: .* answered ${status} ${reason}`),
@@ -364,7 +348,7 @@ describe('help, version and output hygiene', () => {
     const key = ADMIN_KEY;
     const runs: KisResult[] = [];
     const withFlag = (args: string[]) =>
-      run(['--verbose', '--api-key', key, ...args], { KIS_BASE_URL: emu.baseUrl });
+      run(['--verbose', '--api-key', key, ...args], { KIS_BASE_URL: ctx.emu.baseUrl });
     runs.push(
       await withFlag([
         'connector',
@@ -383,12 +367,12 @@ describe('help, version and output hygiene', () => {
     runs.push(await withFlag(['--json', 'credential', 'list']));
     runs.push(
       await run(['--verbose', '--api-key-file', 'key.txt', 'docs', 'list'], {
-        KIS_BASE_URL: emu.baseUrl,
+        KIS_BASE_URL: ctx.emu.baseUrl,
       }),
     );
     runs.push(
       await run(['--verbose', 'docs', 'list'], {
-        KIS_BASE_URL: `${emu.baseUrl}`,
+        KIS_BASE_URL: `${ctx.emu.baseUrl}`,
         KIS_API_KEY: key,
       }),
     );
@@ -396,7 +380,9 @@ describe('help, version and output hygiene', () => {
       await run(['--verbose', 'docs', 'list'], { KIS_BASE_URL: await deadUrl(), KIS_API_KEY: key }),
     );
     runs.push(await run(['--api-key', key, '--bogus'], {}));
-    runs.push(await run(['--verbose', 'ingest', 'notes.txt'], envFor(emu, 'wrong-key-0123456789')));
+    runs.push(
+      await run(['--verbose', 'ingest', 'notes.txt'], envFor(ctx.emu, 'wrong-key-0123456789')),
+    );
     expect(runs[0]?.code).toBe(0);
     expect(runs[0]?.stderr).toContain('authorization'); // --verbose logged the request headers…
     for (const r of runs) {

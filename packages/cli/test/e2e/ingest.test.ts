@@ -1,16 +1,15 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { rm, truncate, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Emulator } from '@kis/emulator';
 import { JPEG_HEAD, makeDocx, makePdf, PNG_1X1, writeTree } from '@kis/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   ADMIN_KEY,
-  assertBuilt,
   emulator,
+  emulatorAndFolder,
   envFor,
   jsonLines,
   kis,
@@ -18,16 +17,8 @@ import {
   recordingProxy,
 } from '../helpers/cli.js';
 
-let emu: Emulator;
-let work: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  assertBuilt();
-  emu = await emulator();
-  env = envFor(emu);
-  work = await mkdtemp(join(tmpdir(), 'kis-ingest-'));
-  await writeTree(join(work, 'docs'), {
+const ctx = emulatorAndFolder('kis-ingest-', (work) =>
+  writeTree(join(work, 'docs'), {
     'notes.txt': 'plain text notes',
     'guide/intro.md': '# Intro\n\nWelcome to the guide.',
     'page.html':
@@ -42,18 +33,13 @@ beforeAll(async () => {
     'bad.json': '{"a": 1,,}',
     'tool.exe': 'MZ not supported',
     '.hidden.md': 'hidden file',
-  });
-});
-
-afterAll(async () => {
-  await emu?.close();
-  await rm(work, { recursive: true, force: true });
-});
+  }),
+);
 
 beforeEach(async () => {
-  emu.state.reset();
+  ctx.emu.state.reset();
   // the pairs' journals of earlier tests: the reset emulator reuses their pair ids
-  await rm(join(work, '.kis'), { recursive: true, force: true });
+  await rm(join(ctx.work, '.kis'), { recursive: true, force: true });
 });
 
 /**
@@ -65,8 +51,8 @@ async function filePair(name = 'files'): Promise<number> {
   const r = await kis(
     ['--json', 'connector', 'create', '--name', name, '--source', 'file', '--config', config],
     {
-      env,
-      cwd: work,
+      env: ctx.env,
+      cwd: ctx.work,
     },
   );
   expect(r.code).toBe(0);
@@ -90,8 +76,8 @@ describe('kis ingest (files and folders)', () => {
   it('turns every supported file into one document, with extracted text and metadata', async () => {
     const pair = await filePair();
     const r = await kis(['--json', 'ingest', 'docs', '--cc-pair', String(pair)], {
-      env,
-      cwd: work,
+      env: ctx.env,
+      cwd: ctx.work,
     });
     expect(r.code).toBe(1); // two corrupt files
     const lines = jsonLines(r.stdout);
@@ -126,11 +112,11 @@ describe('kis ingest (files and folders)', () => {
       'docs/tool.exe',
     ]);
 
-    const docs = emu.state.documents({ limit: -1 });
+    const docs = ctx.emu.state.documents({ limit: -1 });
     expect(docs.map((d) => d.id).sort()).toEqual(GOOD.map((k) => k.replaceAll('/', '%2F')).sort());
     for (const d of docs) expect(d.cc_pair_ids).toEqual([pair]);
 
-    const html = emu.state.document('docs%2Fpage.html');
+    const html = ctx.emu.state.document('docs%2Fpage.html');
     expect(html).toMatchObject({
       semantic_identifier: 'Release notes',
       title: 'Release notes',
@@ -139,24 +125,24 @@ describe('kis ingest (files and folders)', () => {
     expect(html?.metadata).toEqual({ file_type: 'html', relative_path: 'docs/page.html' });
     expect(JSON.stringify(html?.sections)).toContain('New things');
 
-    const pdf = emu.state.document('docs%2Freport.pdf');
+    const pdf = ctx.emu.state.document('docs%2Freport.pdf');
     expect(pdf).toMatchObject({ semantic_identifier: 'Q3 report', title: 'Q3 report' });
     expect(pdf?.sections).toEqual([expect.objectContaining({ text: 'Quarterly revenue grew' })]);
-    expect(emu.state.document('docs%2Fletter.docx')?.sections).toEqual([
+    expect(ctx.emu.state.document('docs%2Fletter.docx')?.sections).toEqual([
       expect.objectContaining({ text: 'Dear team,\n\nThanks for the work.' }),
     ]);
-    expect(emu.state.document('docs%2Fpeople.csv')?.sections).toEqual([
+    expect(ctx.emu.state.document('docs%2Fpeople.csv')?.sections).toEqual([
       expect.objectContaining({ text: 'name: Ada\ncity: London\n\nname: Grace\ncity: Arlington' }),
     ]);
-    expect(emu.state.document('docs%2Fguide%2Fintro.md')).toMatchObject({
+    expect(ctx.emu.state.document('docs%2Fguide%2Fintro.md')).toMatchObject({
       semantic_identifier: 'intro.md',
       metadata: { file_type: 'md', relative_path: 'docs/guide/intro.md' },
     });
 
     // Images were uploaded first and became image sections pointing at the uploaded files.
-    const files = emu.state.files();
+    const files = ctx.emu.state.files();
     expect(files.map((f) => f.name).sort()).toEqual(['diagram.png', 'photo.jpg']);
-    const png = emu.state.document('docs%2Fdiagram.png');
+    const png = ctx.emu.state.document('docs%2Fdiagram.png');
     const pngFile = files.find((f) => f.name === 'diagram.png');
     expect(png?.sections).toEqual([expect.objectContaining({ image_file_id: pngFile?.file_id })]);
     expect(png?.metadata).toEqual({ file_type: 'png', relative_path: 'docs/diagram.png' });
@@ -165,14 +151,14 @@ describe('kis ingest (files and folders)', () => {
   it("keeps the pair's journal: a re-run skips what is unchanged; --no-journal updates all", async () => {
     const pair = await filePair();
     const args = ['--json', 'ingest', 'docs', '--cc-pair', String(pair), '--exclude', 'b*'];
-    const first = await kis(args, { env, cwd: work });
+    const first = await kis(args, { env: ctx.env, cwd: ctx.work });
     expect(first.code).toBe(0);
     const summary = jsonLines(first.stdout).at(-1)?.summary as Record<string, unknown>;
     expect(summary).toMatchObject({ created: 9, updated: 0, failed: 0 });
     // the journal kis sync keeps for this server and pair
-    const server = emu.baseUrl.replace(/^http:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_');
-    expect(summary.journal).toBe(join(work, '.kis', 'sync', `${server}-pair-${pair}.jsonl`));
-    const second = await kis(args, { env, cwd: work });
+    const server = ctx.emu.baseUrl.replace(/^http:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_');
+    expect(summary.journal).toBe(join(ctx.work, '.kis', 'sync', `${server}-pair-${pair}.jsonl`));
+    const second = await kis(args, { env: ctx.env, cwd: ctx.work });
     expect(second.code).toBe(0);
     expect(jsonLines(second.stdout).at(-1)?.summary).toMatchObject({
       created: 0,
@@ -180,23 +166,23 @@ describe('kis ingest (files and folders)', () => {
       skipped: 9,
     });
     // stable ids: sent again, the documents are updated, not duplicated
-    const third = await kis([...args, '--no-journal'], { env, cwd: work });
+    const third = await kis([...args, '--no-journal'], { env: ctx.env, cwd: ctx.work });
     expect(third.code).toBe(0);
     const last = jsonLines(third.stdout).at(-1)?.summary as Record<string, unknown>;
     expect(last).toMatchObject({ created: 0, updated: 9, failed: 0 });
     expect(last).not.toHaveProperty('journal');
-    expect(emu.state.documents({ limit: -1 })).toHaveLength(9);
+    expect(ctx.emu.state.documents({ limit: -1 })).toHaveLength(9);
   });
 
   it('sends exactly {document, cc_pair_id} to POST /svc-api/ingestion', async () => {
     const pair = await filePair();
-    const proxy: Recorder = await recordingProxy(emu);
+    const proxy: Recorder = await recordingProxy(ctx.emu);
     try {
       const r = await kis(
         ['ingest', 'docs/notes.txt', '--cc-pair', String(pair), '--source', 'web'],
         {
           env: { KIS_BASE_URL: proxy.baseUrl, KIS_API_KEY: ADMIN_KEY },
-          cwd: work,
+          cwd: ctx.work,
         },
       );
       expect(r.code).toBe(0);
@@ -238,23 +224,23 @@ describe('kis ingest (files and folders)', () => {
         '--base-dir',
         '.',
       ],
-      { env, cwd: join(work, 'docs') },
+      { env: ctx.env, cwd: join(ctx.work, 'docs') },
     );
     expect(r.code).toBe(0);
-    expect(emu.state.documents({ limit: -1 }).map((d) => d.id)).toEqual(['notes.txt']);
+    expect(ctx.emu.state.documents({ limit: -1 }).map((d) => d.id)).toEqual(['notes.txt']);
   });
 
   it('validates and extracts everything with --dry-run, sending nothing (no server needed)', async () => {
-    const r = await kis(['--json', 'ingest', 'docs', '--dry-run'], { env: {}, cwd: work });
+    const r = await kis(['--json', 'ingest', 'docs', '--dry-run'], { env: {}, cwd: ctx.work });
     expect(r.code).toBe(1);
     const lines = jsonLines(r.stdout);
     expect(lines.at(-1)?.summary).toMatchObject({ valid: 9, failed: 2, ignored: 2, dry_run: true });
     expect(lines.filter((l) => l.status === 'valid')).toHaveLength(9);
-    expect(emu.state.documents({ limit: -1 })).toHaveLength(0);
+    expect(ctx.emu.state.documents({ limit: -1 })).toHaveLength(0);
   });
 
   it('prints a human summary listing every failure with its file', async () => {
-    const r = await kis(['ingest', 'docs'], { env, cwd: work });
+    const r = await kis(['ingest', 'docs'], { env: ctx.env, cwd: ctx.work });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(
       /Done: 9 document\(s\) ingested into the default cc pair in .* \(.*\/s\)/,
@@ -270,9 +256,12 @@ describe('kis ingest (files and folders)', () => {
 
   it('reports an unreadable file and goes on', async () => {
     if (process.getuid?.() === 0) return; // root can read anything
-    const locked = join(work, 'locked.txt');
+    const locked = join(ctx.work, 'locked.txt');
     await writeFile(locked, 'secret', { mode: 0o000 });
-    const r = await kis(['--json', 'ingest', 'locked.txt', 'docs/notes.txt'], { env, cwd: work });
+    const r = await kis(['--json', 'ingest', 'locked.txt', 'docs/notes.txt'], {
+      env: ctx.env,
+      cwd: ctx.work,
+    });
     expect(r.code).toBe(1);
     expect(jsonLines(r.stdout)).toContainEqual(
       expect.objectContaining({
@@ -287,52 +276,62 @@ describe('kis ingest (files and folders)', () => {
 
 describe('kis ingest ids', () => {
   const ingest = async (path: string, cwd: string, ...extra: string[]) => {
-    const r = await kis(['--json', 'ingest', path, '--exclude', 'b*', ...extra], { env, cwd });
+    const r = await kis(['--json', 'ingest', path, '--exclude', 'b*', ...extra], {
+      env: ctx.env,
+      cwd,
+    });
     expect(r.code, r.stderr).toBe(0);
     return jsonLines(r.stdout).at(-1)?.summary as Record<string, unknown>;
   };
 
   it('are the same wherever the command runs: from the parent, inside the folder, from elsewhere', async () => {
-    expect(await ingest('docs', work)).toMatchObject({ created: 9, updated: 0 });
-    expect(await ingest('.', join(work, 'docs'))).toMatchObject({ created: 0, updated: 9 });
-    expect(await ingest(join(work, 'docs'), tmpdir())).toMatchObject({ created: 0, updated: 9 });
-    const docs = emu.state.documents({ limit: -1 });
+    expect(await ingest('docs', ctx.work)).toMatchObject({ created: 9, updated: 0 });
+    expect(await ingest('.', join(ctx.work, 'docs'))).toMatchObject({ created: 0, updated: 9 });
+    expect(await ingest(join(ctx.work, 'docs'), tmpdir())).toMatchObject({
+      created: 0,
+      updated: 9,
+    });
+    const docs = ctx.emu.state.documents({ limit: -1 });
     expect(docs.map((d) => d.id).sort()).toEqual(GOOD.map((k) => k.replaceAll('/', '%2F')).sort());
     // relative_path is the id's path: never an absolute one
     for (const { id } of docs) {
-      expect(emu.state.document(id)?.metadata?.relative_path).toBe(decodeURIComponent(id));
+      expect(ctx.emu.state.document(id)?.metadata?.relative_path).toBe(decodeURIComponent(id));
     }
   });
 
   it('are paths relative to --base-dir with it: --base-dir . keeps the ids of earlier versions', async () => {
-    expect(await ingest('.', join(work, 'docs'), '--base-dir', '.')).toMatchObject({ created: 9 });
-    expect(await ingest('guide', join(work, 'docs'), '--base-dir', '.')).toMatchObject({
+    expect(await ingest('.', join(ctx.work, 'docs'), '--base-dir', '.')).toMatchObject({
+      created: 9,
+    });
+    expect(await ingest('guide', join(ctx.work, 'docs'), '--base-dir', '.')).toMatchObject({
       updated: 1,
     });
-    expect(await ingest('docs', work, '--base-dir', 'docs')).toMatchObject({ updated: 9 });
-    const ids = emu.state.documents({ limit: -1 }).map((d) => decodeURIComponent(d.id));
+    expect(await ingest('docs', ctx.work, '--base-dir', 'docs')).toMatchObject({ updated: 9 });
+    const ids = ctx.emu.state.documents({ limit: -1 }).map((d) => decodeURIComponent(d.id));
     expect(ids.sort()).toEqual(GOOD.map((k) => k.slice('docs/'.length)).sort());
-    expect(emu.state.document('guide%2Fintro.md')?.metadata?.relative_path).toBe('guide/intro.md');
+    expect(ctx.emu.state.document('guide%2Fintro.md')?.metadata?.relative_path).toBe(
+      'guide/intro.md',
+    );
   });
 
   it('refuses two folders of the same name in one line, sending nothing', async () => {
-    await writeTree(join(work, 'elsewhere', 'docs'), { 'x.txt': 'x' });
-    const r = await kis(['ingest', 'docs', 'elsewhere/docs'], { env, cwd: work });
+    await writeTree(join(ctx.work, 'elsewhere', 'docs'), { 'x.txt': 'x' });
+    const r = await kis(['ingest', 'docs', 'elsewhere/docs'], { env: ctx.env, cwd: ctx.work });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `error: PATH: "${join(work, 'docs')}" and "${join(work, 'elsewhere', 'docs')}" are both named "docs", so their files would get the same document ids; give them one at a time, or --base-dir DIR to make ids relative to DIR\n`,
+      `error: PATH: "${join(ctx.work, 'docs')}" and "${join(ctx.work, 'elsewhere', 'docs')}" are both named "docs", so their files would get the same document ids; give them one at a time, or --base-dir DIR to make ids relative to DIR\n`,
     );
     expect(r.stdout).toBe('');
-    expect(emu.state.documents({ limit: -1 })).toHaveLength(0);
-    const based = await ingest('docs', work, 'elsewhere/docs', '--base-dir', '.');
+    expect(ctx.emu.state.documents({ limit: -1 })).toHaveLength(0);
+    const based = await ingest('docs', ctx.work, 'elsewhere/docs', '--base-dir', '.');
     expect(based).toMatchObject({ created: 10 });
-    expect(emu.state.document('elsewhere%2Fdocs%2Fx.txt')).toBeDefined();
+    expect(ctx.emu.state.document('elsewhere%2Fdocs%2Fx.txt')).toBeDefined();
   });
 });
 
 describe('kis ingest --dry-run on a folder', () => {
   it('counts documents by file kind and what it would ignore, by reason', async () => {
-    const dir = join(work, 'mixed');
+    const dir = join(ctx.work, 'mixed');
     await writeTree(dir, {
       'a.md': '# A',
       'b.md': '# B',
@@ -351,7 +350,7 @@ describe('kis ingest --dry-run on a folder', () => {
     // a file over the 100 MiB limit, sparse: nothing is written
     await writeFile(join(dir, 'huge.pdf'), '');
     await truncate(join(dir, 'huge.pdf'), 101 * 1024 * 1024);
-    const r = await kis(['--json', 'ingest', 'mixed', '--dry-run'], { env: {}, cwd: work });
+    const r = await kis(['--json', 'ingest', 'mixed', '--dry-run'], { env: {}, cwd: ctx.work });
     expect(r.code).toBe(1);
     const lines = jsonLines(r.stdout);
     const summary = lines.at(-1)?.summary as Record<string, unknown>;
@@ -382,7 +381,7 @@ describe('kis ingest --dry-run on a folder', () => {
       reason: 'hidden file (its name starts with ".")',
     });
 
-    const text = await kis(['ingest', 'mixed', '--dry-run'], { env: {}, cwd: work });
+    const text = await kis(['ingest', 'mixed', '--dry-run'], { env: {}, cwd: ctx.work });
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^Dry run: 7 document\(s\) valid, 2 failed, 5 ignored, in /m);
     const tail = text.stdout.slice(text.stdout.indexOf('By kind:')).trimEnd().split('\n');
@@ -440,11 +439,11 @@ describe('kis ingest (JSONL)', () => {
   ].join('\n');
 
   it('ingests documents and full requests from a .jsonl file, naming bad lines by number', async () => {
-    await writeFile(join(work, 'export.jsonl'), `${jsonl}\n`);
+    await writeFile(join(ctx.work, 'export.jsonl'), `${jsonl}\n`);
     const pair = await filePair('jsonl');
     const r = await kis(['--json', 'ingest', 'export.jsonl', '--cc-pair', String(pair)], {
-      env,
-      cwd: work,
+      env: ctx.env,
+      cwd: ctx.work,
     });
     expect(r.code).toBe(1);
     const lines = jsonLines(r.stdout);
@@ -461,7 +460,7 @@ describe('kis ingest (JSONL)', () => {
     expect(failed['export.jsonl:5']).toMatch(/expected a JSON object .* got an array/);
     expect(failed['export.jsonl:7']).toMatch(/semantic_identifier: must be string/);
 
-    const docs = Object.fromEntries(emu.state.documents({ limit: -1 }).map((d) => [d.id, d]));
+    const docs = Object.fromEntries(ctx.emu.state.documents({ limit: -1 }).map((d) => [d.id, d]));
     expect(Object.keys(docs).sort()).toEqual(['doc-1', 'doc-3', 'ingestion_api_No_id_here']);
     expect(docs['doc-1']?.cc_pair_ids).toEqual([pair]);
     // a full request's own cc_pair_id wins over --cc-pair
@@ -469,9 +468,12 @@ describe('kis ingest (JSONL)', () => {
   });
 
   it('names every cc pair the documents went to in the text summary', async () => {
-    await writeFile(join(work, 'pairs.jsonl'), `${jsonl}\n`);
+    await writeFile(join(ctx.work, 'pairs.jsonl'), `${jsonl}\n`);
     const pair = await filePair('jsonl-text');
-    const r = await kis(['ingest', 'pairs.jsonl', '--cc-pair', String(pair)], { env, cwd: work });
+    const r = await kis(['ingest', 'pairs.jsonl', '--cc-pair', String(pair)], {
+      env: ctx.env,
+      cwd: ctx.work,
+    });
     expect(r.code).toBe(1);
     const [a, b] = [1, pair].sort((x, y) => x - y);
     expect(r.stdout).toMatch(
@@ -481,8 +483,8 @@ describe('kis ingest (JSONL)', () => {
 
   it('reads JSONL from stdin with "-"', async () => {
     const r = await kis(['--json', 'ingest', '-', '--source', 'web'], {
-      env,
-      cwd: work,
+      env: ctx.env,
+      cwd: ctx.work,
       input: `${JSON.stringify({ id: 's-1', semantic_identifier: 'S', sections: [{ text: 's' }], metadata: {} })}\n{oops\n`,
     });
     expect(r.code).toBe(1);
@@ -491,7 +493,7 @@ describe('kis ingest (JSONL)', () => {
       expect.objectContaining({ ref: 'stdin:1', status: 'created', document_id: 's-1' }),
     );
     expect(lines).toContainEqual(expect.objectContaining({ ref: 'stdin:2', status: 'failed' }));
-    expect(emu.state.document('s-1')?.source).toBe('web');
+    expect(ctx.emu.state.document('s-1')?.source).toBe('web');
   });
 });
 
@@ -499,13 +501,13 @@ describe('kis ingest progress', () => {
   it('prints plain progress lines on stderr when stderr is not a terminal', async () => {
     const slow = await emulator({ latencyMs: 250 });
     try {
-      const dir = join(work, 'slow');
+      const dir = join(ctx.work, 'slow');
       const files: Record<string, string> = {};
       for (let i = 0; i < 12; i++) files[`f${i}.txt`] = `file ${i}`;
       await writeTree(dir, files);
       const r = await kis(['ingest', 'slow', '--concurrency', '1'], {
         env: envFor(slow),
-        cwd: work,
+        cwd: ctx.work,
       });
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(/^ingesting: \d+\/12 \| [\d.]+\/s \| ETA .* \| failed 0$/m);
@@ -516,7 +518,7 @@ describe('kis ingest progress', () => {
   });
 
   it('prints no progress with --quiet', async () => {
-    const r = await kis(['--quiet', 'ingest', 'docs/notes.txt'], { env, cwd: work });
+    const r = await kis(['--quiet', 'ingest', 'docs/notes.txt'], { env: ctx.env, cwd: ctx.work });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
   });
@@ -543,12 +545,12 @@ async function busyServer(): Promise<{ baseUrl: string; close(): Promise<void> }
 describe('kis ingest (the client runs it)', () => {
   it('prints each document id in a dry run, with no server and no key', async () => {
     await writeFile(
-      join(work, 'ids.jsonl'),
+      join(ctx.work, 'ids.jsonl'),
       `${JSON.stringify({ semantic_identifier: 'No id here', sections: [{ text: 'x' }], metadata: {} })}\n`,
     );
     const r = await kis(['ingest', 'docs', 'ids.jsonl', '--exclude', 'b*', '--dry-run'], {
       env: {},
-      cwd: work,
+      cwd: ctx.work,
     });
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
@@ -556,21 +558,21 @@ describe('kis ingest (the client runs it)', () => {
     expect(lines).toContain('ids.jsonl:1\tingestion_api_No_id_here');
     expect(r.stdout).toMatch(/^Dry run: 10 document\(s\) valid, 0 failed, 2 ignored, in /m);
     expect(r.stdout).toMatch(/^By kind:\n(?: +\d+ \w+\n)*? +1 jsonl\n/m);
-    expect(emu.state.files()).toHaveLength(0);
+    expect(ctx.emu.state.files()).toHaveLength(0);
   });
 
   it('skips everything on a journal re-run, image documents included, and uploads nothing again', async () => {
-    const journal = join(work, 'rerun', 'journal.jsonl');
+    const journal = join(ctx.work, 'rerun', 'journal.jsonl');
     const args = ['ingest', 'docs', '--exclude', 'b*', '--journal', journal];
-    const first = await kis(args, { env, cwd: work });
+    const first = await kis(args, { env: ctx.env, cwd: ctx.work });
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^ +9 created$/m);
-    expect(emu.state.files()).toHaveLength(2);
-    const proxy = await recordingProxy(emu);
+    expect(ctx.emu.state.files()).toHaveLength(2);
+    const proxy = await recordingProxy(ctx.emu);
     try {
       const second = await kis(args, {
         env: { KIS_BASE_URL: proxy.baseUrl, KIS_API_KEY: ADMIN_KEY },
-        cwd: work,
+        cwd: ctx.work,
       });
       expect(second.code).toBe(0);
       expect(second.stdout).toMatch(/^Done: 0 document\(s\) ingested into /m);
@@ -579,19 +581,19 @@ describe('kis ingest (the client runs it)', () => {
     } finally {
       await proxy.close();
     }
-    expect(emu.state.files()).toHaveLength(2);
+    expect(ctx.emu.state.files()).toHaveLength(2);
     // the uploads are recorded in the journal itself: no side file
     expect(existsSync(`${journal}.uploads`)).toBe(false);
   });
 
   it('shows the concurrency, retries and pauses in the summary', async () => {
-    const text = await kis(['ingest', 'docs', '--exclude', 'b*'], { env, cwd: work });
+    const text = await kis(['ingest', 'docs', '--exclude', 'b*'], { env: ctx.env, cwd: ctx.work });
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^ +0 retries$/m);
     expect(text.stdout).toMatch(/^Concurrency: \d+ at the end \(lowest \d+, highest \d+\)$/m);
     const json = await kis(
       ['--json', 'ingest', 'docs', '--exclude', 'b*', '--concurrency', '4', '--fixed-concurrency'],
-      { env, cwd: work },
+      { env: ctx.env, cwd: ctx.work },
     );
     expect(json.code).toBe(0);
     const summary = jsonLines(json.stdout).at(-1)?.summary as Record<string, unknown>;
@@ -612,25 +614,35 @@ describe('kis ingest (the client runs it)', () => {
       ['--retry-for', 'soon'],
       ['--max-outage', '5 min'],
     ] as const) {
-      const r = await kis(['ingest', 'docs/notes.txt', flag, value], { env, cwd: work });
+      const r = await kis(['ingest', 'docs/notes.txt', flag, value], {
+        env: ctx.env,
+        cwd: ctx.work,
+      });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trimEnd().split('\n')).toEqual([
         `error: option '${flag} <duration>' argument '${value}' is invalid. expected a duration such as 90s, 10m or 1h30m.`,
       ]);
     }
+  });
+
+  it('refuses a --min-concurrency above --concurrency or with --fixed-concurrency', async () => {
     const usage = async (args: string[]) =>
-      (await kis(['ingest', 'docs/notes.txt', ...args], { env, cwd: work })).stderr.trimEnd();
+      (
+        await kis(['ingest', 'docs/notes.txt', ...args], { env: ctx.env, cwd: ctx.work })
+      ).stderr.trimEnd();
     expect(await usage(['--concurrency', '8', '--min-concurrency', '16'])).toBe(
       'error: --min-concurrency: 16 is above --concurrency 8',
     );
     expect(await usage(['--min-concurrency', '2', '--fixed-concurrency'])).toMatch(
       /^error: --min-concurrency: not with --fixed-concurrency/,
     );
+  });
 
+  it('gives a document up after --retry-for, and the run after --max-outage', async () => {
     const ok = await kis(
       ['--json', 'ingest', 'docs/notes.txt', '--retry-for', '90s', '--max-outage', '1m30s'],
-      { env, cwd: work },
+      { env: ctx.env, cwd: ctx.work },
     );
     expect(ok.code).toBe(0);
 
@@ -640,7 +652,7 @@ describe('kis ingest (the client runs it)', () => {
       const busyEnv = { KIS_BASE_URL: busy.baseUrl, KIS_API_KEY: ADMIN_KEY };
       const gaveUp = await kis(['--json', 'ingest', 'docs/notes.txt', '--retry-for', '1500ms'], {
         env: busyEnv,
-        cwd: work,
+        cwd: ctx.work,
       });
       expect(gaveUp.code).toBe(1);
       expect(jsonLines(gaveUp.stdout)[0]).toMatchObject({
@@ -651,7 +663,7 @@ describe('kis ingest (the client runs it)', () => {
       // …and the run, paused after 5 s of nothing succeeding, stops after --max-outage (exit 3)
       const outage = await kis(
         ['--json', 'ingest', 'docs/notes.txt', 'docs/guide/intro.md', '--max-outage', '1s'],
-        { env: busyEnv, cwd: work },
+        { env: busyEnv, cwd: ctx.work },
       );
       expect(outage.code).toBe(3);
       expect(jsonLines(outage.stdout).at(-1)?.summary).toMatchObject({
@@ -663,5 +675,5 @@ describe('kis ingest (the client runs it)', () => {
     } finally {
       await busy.close();
     }
-  }, 40_000);
+  }, 60_000);
 });

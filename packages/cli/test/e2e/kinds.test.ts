@@ -1,27 +1,10 @@
-/**
- * `kis ingest` of a folder holding every kind the service's own file connector takes, with
- * default flags: what the emulator stores is what each file holds (text present; JSX, imports
- * and front matter absent; titles and metadata), and a file that is not valid MDX is sent as
- * Markdown text with a warning on stderr.
- */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Emulator } from '@kis/emulator';
 import { makeEpub, makePptx, makeXlsx, writeTree } from '@kis/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, emulator, envFor, jsonLines, kis } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorAndFolder, jsonLines, kis } from '../helpers/cli.js';
 
-let emu: Emulator;
-let work: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  assertBuilt();
-  emu = await emulator();
-  env = envFor(emu);
-  work = await mkdtemp(join(tmpdir(), 'kis-kinds-'));
-  await writeTree(join(work, 'site'), {
+const ctx = emulatorAndFolder('kis-kinds-', (work) =>
+  writeTree(join(work, 'site'), {
     'quickstart.mdx': [
       '---',
       'title: Quickstart',
@@ -63,17 +46,12 @@ beforeAll(async () => {
     'query.sql': 'SELECT 1;\n',
     'app.log': 'started\n',
     'nginx.conf': 'listen 80;\n',
-  });
-});
-
-afterAll(async () => {
-  await emu?.close();
-  await rm(work, { recursive: true, force: true });
-});
+  }),
+);
 
 describe('kis ingest (every file kind)', () => {
   it('stores what each file holds, with titles and metadata; warns about a broken MDX file', async () => {
-    const r = await kis(['--json', 'ingest', 'site'], { env, cwd: work });
+    const r = await kis(['--json', 'ingest', 'site'], { env: ctx.env, cwd: ctx.work });
     expect(r.code).toBe(0);
     expect(jsonLines(r.stdout).at(-1)?.summary).toMatchObject({
       created: 13,
@@ -84,7 +62,7 @@ describe('kis ingest (every file kind)', () => {
       /warning: site\/broken\.mdx: not valid MDX \(line 4, column 1: .*\); read as Markdown text/,
     );
 
-    const doc = (name: string) => emu.state.document(`site%2F${name}`);
+    const doc = (name: string) => ctx.emu.state.document(`site%2F${name}`);
     // the text of every section, as stored
     const text = (name: string) =>
       (doc(name)?.sections ?? [])

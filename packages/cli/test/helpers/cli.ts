@@ -5,10 +5,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Emulator, type EmulatorOptions, startEmulator } from '@kis/emulator';
+import { afterAll, beforeAll } from 'vitest';
 import { testProfile } from './profile.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/kis.js', import.meta.url));
@@ -104,6 +108,37 @@ export function emulator(options: EmulatorOptions = {}): Promise<Emulator> {
 /** Environment for talking to an emulator as admin. */
 export function envFor(emu: { baseUrl: string }, key = ADMIN_KEY): Record<string, string> {
   return { KIS_BASE_URL: emu.baseUrl, KIS_API_KEY: key };
+}
+
+/** What the tests of a file share: an emulator, the environment to reach it, a work folder. */
+export interface EmulatorAndFolder {
+  emu: Emulator;
+  env: Record<string, string>;
+  work: string;
+}
+
+/**
+ * Before a file's tests: checks that kis is built, starts an emulator (`emulator()`) and makes a
+ * temporary work folder named `prefix…`, which `fill` may then write. After them: closes the
+ * emulator and removes the folder. The fields are set once the tests run.
+ */
+export function emulatorAndFolder(
+  prefix: string,
+  fill?: (work: string) => Promise<unknown>,
+): EmulatorAndFolder {
+  const shared = {} as EmulatorAndFolder;
+  beforeAll(async () => {
+    assertBuilt();
+    shared.emu = await emulator();
+    shared.env = envFor(shared.emu);
+    shared.work = await mkdtemp(join(tmpdir(), prefix));
+    await fill?.(shared.work);
+  });
+  afterAll(async () => {
+    await shared.emu?.close();
+    if (shared.work) await rm(shared.work, { recursive: true, force: true });
+  });
+  return shared;
 }
 
 export interface RecordedRequest {
