@@ -361,6 +361,12 @@ describe.each(['seed', 'deployed'] as const)('pairs, %s profile', (profile) => {
     );
     // the credential is no longer used
     expect((await call('DELETE', `/manage/credential/${credential}`)).status).toBe(200);
+    // ids are not reused, as on the servers' Postgres: a journal of the deleted pair stays its own
+    const nextConnector = await createConnector(call);
+    const nextCredential = await createCredential(call);
+    expect(nextConnector).toBeGreaterThan(connector);
+    expect(nextCredential).toBeGreaterThan(credential);
+    expect(await associate(call, nextConnector, nextCredential)).toBeGreaterThan(pair);
   });
 
   it('a connector with another pair stays; documents another pair holds stay with it', async () => {

@@ -20,13 +20,15 @@ const PAIR_LIFECYCLE_COLUMNS = `in_repeated_error_state INTEGER NOT NULL DEFAULT
   deletion_status TEXT,
   deletion_since TEXT`;
 
+// Ids are never reused after a deletion (AUTOINCREMENT), as on the servers' Postgres: a journal
+// kept for a deleted pair must not apply to a new one.
 const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS credentials (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   name TEXT,
   source TEXT NOT NULL,
   credential_json TEXT NOT NULL,
@@ -42,7 +44,7 @@ CREATE TABLE IF NOT EXISTS credentials (
   time_updated TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS connectors (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   name TEXT NOT NULL,
   source TEXT NOT NULL,
   input_type TEXT,
@@ -56,7 +58,7 @@ CREATE TABLE IF NOT EXISTS connectors (
   time_updated TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS cc_pairs (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   connector_id INTEGER NOT NULL REFERENCES connectors(id),
   credential_id INTEGER NOT NULL REFERENCES credentials(id),
   name TEXT,
@@ -70,7 +72,7 @@ CREATE TABLE IF NOT EXISTS cc_pairs (
   UNIQUE (connector_id, credential_id)
 );
 CREATE TABLE IF NOT EXISTS index_attempts (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   cc_pair_id INTEGER NOT NULL REFERENCES cc_pairs(id) ON DELETE CASCADE,
   status TEXT NOT NULL,
   from_beginning INTEGER NOT NULL,
@@ -89,7 +91,7 @@ CREATE TABLE IF NOT EXISTS index_attempts (
 );
 CREATE INDEX IF NOT EXISTS index_attempts_pair ON index_attempts(cc_pair_id);
 CREATE TABLE IF NOT EXISTS index_attempt_errors (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   index_attempt_id INTEGER NOT NULL REFERENCES index_attempts(id) ON DELETE CASCADE,
   cc_pair_id INTEGER NOT NULL REFERENCES cc_pairs(id) ON DELETE CASCADE,
   document_id TEXT,
@@ -106,12 +108,12 @@ CREATE INDEX IF NOT EXISTS index_attempt_errors_pair ON index_attempt_errors(cc_
 CREATE INDEX IF NOT EXISTS index_attempt_errors_attempt
   ON index_attempt_errors(index_attempt_id);
 CREATE TABLE IF NOT EXISTS user_groups (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   name TEXT NOT NULL UNIQUE,
   grants TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS api_keys (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   digest TEXT NOT NULL UNIQUE,
   name TEXT,
   display TEXT NOT NULL,
@@ -154,7 +156,7 @@ CREATE TABLE IF NOT EXISTS document_pairs (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS document_pairs_document ON document_pairs(document_seq);
 CREATE TABLE IF NOT EXISTS user_files (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   uid TEXT NOT NULL UNIQUE,
   file_id TEXT NOT NULL UNIQUE,
   name TEXT NOT NULL,
