@@ -52,7 +52,7 @@ export {
   SameNameError,
 } from './sources/folder.js';
 export { fsReason, oneLine } from './sources/fs-reason.js';
-export type { ItemOptions, SourceItem } from './sources/items.js';
+export { type ItemOptions, loadFailure, type SourceItem } from './sources/items.js';
 export { describeJsonType, isPlainObject, lineColumn, parseJsonText } from './sources/json-text.js';
 export { countJsonlLines, type JsonlSourceOptions, jsonlSource } from './sources/jsonl.js';
 export { OPTIONAL_PACKAGES } from './sources/optional-import.js';

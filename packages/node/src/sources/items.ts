@@ -34,6 +34,23 @@ export interface ItemOptions {
   onWarning?: ((ref: string, message: string) => void) | undefined;
 }
 
+/**
+ * Why an item that cannot become a document fails: the message its `load` throws, for callers
+ * that report such a file without a run (a queue's producer, a sync's failed-file listing).
+ */
+export async function loadFailure(item: IngestItem): Promise<string> {
+  const tools: IngestTools = {
+    imageFileId: () => Promise.reject(new Error('no upload here')),
+    signal: new AbortController().signal,
+  };
+  try {
+    await item.load?.(tools);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return 'cannot read the file';
+}
+
 /** A file made an item, or left out (an unsupported type found in a directory). */
 export type FileEntry = { kind: 'item'; item: SourceItem } | { kind: 'ignored'; reason: string };
 

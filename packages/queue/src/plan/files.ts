@@ -7,9 +7,8 @@
  */
 import { statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { type FolderSourceOptions, folderSource } from '@kis/node';
+import { type FolderSourceOptions, folderSource, loadFailure } from '@kis/node';
 import { QueueUsageError } from '../errors.js';
-import { reasonOf } from '../item-reason.js';
 
 export interface FilesSource {
   kind: 'files';
@@ -142,7 +141,7 @@ export async function* fileBatches(
   let batch: FileBatch | undefined;
   for (const item of walk) {
     if (item.path === undefined) {
-      yield { kind: 'failed', ref: item.ref, reason: await reasonOf(item) };
+      yield { kind: 'failed', ref: item.ref, reason: await loadFailure(item) };
       continue;
     }
     if (source.select && !source.select({ ref: item.ref, id: item.id })) continue;

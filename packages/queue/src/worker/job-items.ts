@@ -7,8 +7,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { IngestItem } from '@kis/client';
-import { folderSource, fsReason, jsonlSource } from '@kis/node';
-import { reasonOf } from '../item-reason.js';
+import { folderSource, fsReason, jsonlSource, loadFailure } from '@kis/node';
 import type { DocumentsJob, FilesJob, JobData, JsonlJob } from '../job-data.js';
 
 /** One document of a job: its ordinal in the run and the item the engine sends. */
@@ -117,7 +116,7 @@ async function* jsonlItems(job: JsonlJob, root: WorkerRoot): AsyncGenerator<JobI
       const local = item.ref.startsWith(`${tag}:`) ? Number(item.ref.slice(tag.length + 1)) : NaN;
       if (!Number.isInteger(local)) {
         // the stream itself failed: the rest of the range fails with its reason
-        problem = await reasonOf(item);
+        problem = await loadFailure(item);
         break;
       }
       if (n >= job.count) {

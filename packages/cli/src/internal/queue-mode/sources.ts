@@ -6,8 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { IngestItem, IngestTools } from '@kis/client';
-import { fsReason, jsonlSource, type SourceItem } from '@kis/node';
+import { fsReason, jsonlSource, loadFailure, type SourceItem } from '@kis/node';
 import type { QueueSource } from '@kis/queue';
 import { UsageError } from '../errors.js';
 import { type Inputs, jsonlName } from '../inputs.js';
@@ -52,20 +51,6 @@ export interface QueuedSourceOptions {
   select?: ((file: { ref: string; id: string | undefined }) => boolean) | undefined;
 }
 
-/** Why an item that cannot become a document fails (its `load` throws the reason). */
-export async function failureOf(item: IngestItem): Promise<string> {
-  const tools: IngestTools = {
-    imageFileId: () => Promise.reject(new Error('no upload here')),
-    signal: new AbortController().signal,
-  };
-  try {
-    await item.load?.(tools);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  return 'cannot be read';
-}
-
 /** The folders, files and JSONL files of the PATHs as queue sources, in the order given. */
 export function pathSources(inputs: Inputs, options: QueuedSourceOptions): QueueSource[] {
   checkUnderRoot(options.root, [...inputs.walk, ...inputs.jsonl]);
@@ -100,7 +85,7 @@ export async function* stdinDocuments(
   onFailed: (ref: string, reason: string) => void,
 ): AsyncGenerator<SourceItem> {
   for await (const item of jsonlSource(stdin, { ...options, name: 'stdin' })) {
-    if (item.load !== undefined) onFailed(item.ref, await failureOf(item));
+    if (item.load !== undefined) onFailed(item.ref, await loadFailure(item));
     else yield item;
   }
 }

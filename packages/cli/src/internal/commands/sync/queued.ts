@@ -18,6 +18,7 @@ import {
   type FolderSource,
   folderSource,
   jsonlSource,
+  loadFailure,
   type SourceItem,
   type SyncPlan,
   type SyncResult,
@@ -36,7 +37,7 @@ import { journalFor } from '../../pair-journal.js';
 import { enqueueRun } from '../../queue-mode/enqueue.js';
 import { awaitRun, exitCodeOf } from '../../queue-mode/finish.js';
 import { printEnqueued, printFailure } from '../../queue-mode/report.js';
-import { checkUnderRoot, failureOf, pathSources, resolveRoot } from '../../queue-mode/sources.js';
+import { checkUnderRoot, pathSources, resolveRoot } from '../../queue-mode/sources.js';
 import { type QueueTarget, queueCall, queueTarget } from '../../queue-target.js';
 import { connect, type Journal, openRunJournal } from '../../run-setup.js';
 import { parseMaxDelete, type SyncCommandOptions } from './options.js';
@@ -259,7 +260,7 @@ async function carryOut(ctx: Context, c: Carry): Promise<ExitCodeValue> {
   for (const item of c.kept) {
     if (item.load !== undefined) {
       localFailures.push(
-        printFailure(out, { ref: item.ref, documentId: null, reason: await failureOf(item) }),
+        printFailure(out, { ref: item.ref, documentId: null, reason: await loadFailure(item) }),
       );
       continue;
     }
