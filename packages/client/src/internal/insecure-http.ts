@@ -1,7 +1,7 @@
 /**
  * The API key travels in a header on every request: over plain `http://` anyone on the network
  * path can read it. The client refuses such a base URL unless it points at this machine, where
- * nothing leaves it (README, "Plain http").
+ * nothing leaves it (README, Options: `allowInsecureHttp`).
  */
 
 /** Host names that always mean this machine (RFC 6761 reserves `localhost` and its subdomains). */

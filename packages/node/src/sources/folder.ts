@@ -37,7 +37,7 @@ export interface FolderSourceOptions extends ItemOptions {
 
 /**
  * The files under `paths`, as items (iterate it as many times as needed: each walk reads the
- * folder again). Synchronous on purpose: `kis.sync` reads such a source without a promise per
+ * folder again). Synchronous on purpose: `sync` reads such a source without a promise per
  * item (see `walkFiles`).
  */
 export interface FolderSource extends Iterable<SourceItem> {
@@ -45,7 +45,7 @@ export interface FolderSource extends Iterable<SourceItem> {
   readonly baseDir: string | undefined;
   /**
    * Whether a stored document id belongs to this source: under one of its directories, or one of
-   * its files (`kis.sync`'s `owns`). Give `idPrefix` to own a namespace instead.
+   * its files (`sync`'s `owns`). Give `idPrefix` to own a namespace instead.
    */
   owns(documentId: string): boolean;
   /** True when a path is `baseDir` itself (or holds it): the source then owns every id. */

@@ -1,5 +1,5 @@
 /**
- * Files and JSONL lines → items for `ingestMany` and `kis.sync`. A file becomes an item whose
+ * Files and JSONL lines → items for `ingestMany` and `sync`. A file becomes an item whose
  * `load` extracts it (and uploads its image through the run) when the run has room for it, so
  * extraction runs inside the client's concurrency limit. What cannot become a document is an
  * item whose `load` throws: the run reports it failed, with the reason, like any other document.
@@ -78,7 +78,7 @@ export function fileEntry(file: FoundFile, options: ItemOptions): FileEntry {
         }
       : { kind: 'ignored', reason };
   }
-  // the id is known before the file is read: `kis.sync` plans with it
+  // the id is known before the file is read: `sync` plans with it
   return {
     kind: 'item',
     item: new FileItem(file, `${options.idPrefix ?? ''}${file.key}`, options),

@@ -99,7 +99,7 @@ function isInside(dir: string, path: string): boolean {
  *
  * Synchronous: a directory listing or a stat takes microseconds, where waiting for each one in
  * turn (and passing each file through promises) costs a walk of many files most of its time
- * (bench/sync.mjs). A consumer with other work in flight gives it turns as it goes (`kis.sync`
+ * (bench/sync.mjs). A consumer with other work in flight gives it turns as it goes (`sync`
  * does).
  */
 export function* walkFiles(

@@ -1,5 +1,5 @@
 /**
- * `kis.sync`: make a pair's documents equal to a source of documents with ids (a folder, an
+ * `sync`: make a pair's documents equal to a source of documents with ids (a folder, an
  * export), deletions included. A plan first (create, update, unchanged, delete), from the pair's
  * listing, the journal's content hashes and which ids this source owns; then a run that sends
  * the creates and updates through `ingestMany` and deletes what the source no longer has.
@@ -119,7 +119,7 @@ export interface SyncRunOptions {
   send?: boolean | undefined;
 }
 
-/** What `kis.sync` resolves with: the plan, and a run that carries it out. */
+/** What `sync` resolves with: the plan, and a run that carries it out. */
 export interface SyncSession {
   plan: SyncPlan;
   /** Carry the plan out (throws when `plan.refused`). */
