@@ -3,6 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
+export { until } from '@kis/test-support';
+
 export const KEY = 'kis-queue-test-admin-key-0123456789';
 
 /** A temporary folder; `remove()` deletes it. */
@@ -40,18 +42,4 @@ export function writeJsonl(path: string, count: number, tag: string): void {
     if (i % 17 === 5) lines.push('');
   }
   writeFileSync(path, `${lines.join('\n')}\n`);
-}
-
-/** Polls `check` until it is true (or fails after `timeoutMs`). */
-export async function until(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }

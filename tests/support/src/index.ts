@@ -1,4 +1,5 @@
 export * from './files.js';
 export * from './loopback.js';
 export * from './redis-server.js';
+export * from './until.js';
 export * from './zip-files.js';

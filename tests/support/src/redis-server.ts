@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from './until.js';
 
 export interface TestRedis {
   url: string;
@@ -48,15 +49,6 @@ function ping(port: number): Promise<boolean> {
   });
 }
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'kis-redis-'));
@@ -88,10 +80,15 @@ export async function startRedis(): Promise<TestRedis> {
         `cannot start redis-server (${error.message}); install it, e.g. apt-get install redis-server`,
       );
     });
-    await until(async () => {
-      if (failed) throw failed;
-      return ping(port);
-    }, `redis-server on port ${port}`);
+    await until(
+      async () => {
+        if (failed) throw failed;
+        return ping(port);
+      },
+      `redis-server on port ${port}`,
+      10_000,
+      25,
+    );
   };
 
   const stop = async () => {

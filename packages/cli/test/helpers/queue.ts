@@ -1,9 +1,12 @@
 /**
  * Queue mode's end-to-end set-up: `kis worker` processes (ready once they print their first JSON
- * line), stopped with SIGTERM or killed with SIGKILL, and polling until a condition holds.
+ * line), stopped with SIGTERM or killed with SIGKILL, and polling until a condition holds (`until`,
+ * shared with the queue package's tests through @kis/test-support).
  */
 import type { ChildProcess } from 'node:child_process';
 import { type KisResult, type KisRunOptions, spawnKis } from './cli.js';
+
+export { until } from '@kis/test-support';
 
 export interface KisWorker {
   child: ChildProcess;
@@ -59,18 +62,4 @@ export async function startKisWorker(
     },
     exited,
   };
-}
-
-/** Polls `check` until it is true (fails after `timeoutMs`, naming `what`). */
-export async function until(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
