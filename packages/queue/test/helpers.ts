@@ -2,6 +2,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { Emulator } from '@kis/emulator';
+import { startRedis, type TestRedis } from '@kis/test-support';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { QueueWorker } from '../src/index.js';
 
 export { until } from '@kis/test-support';
 
@@ -11,6 +15,32 @@ export const KEY = 'kis-queue-test-admin-key-0123456789';
 export function tempDir(tag: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), `kis-queue-${tag}-`));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * What the tests of a describe block share: a private redis-server (started before them, closed
+ * after them) and a corpus folder `tag` (removed after them); the emulator a test sets and the
+ * workers it pushes are closed after that test.
+ */
+export function queueSetup(tag: string) {
+  const shared = {
+    redis: undefined as unknown as TestRedis,
+    emulator: undefined as unknown as Emulator,
+    corpus: tempDir(tag),
+    workers: [] as QueueWorker[],
+  };
+  beforeAll(async () => {
+    shared.redis = await startRedis();
+  });
+  afterEach(async () => {
+    for (const w of shared.workers.splice(0)) await w.close();
+    await shared.emulator?.close();
+  });
+  afterAll(async () => {
+    await shared.redis?.close();
+    shared.corpus.remove();
+  });
+  return shared;
 }
 
 /** Writes `count` small Markdown files under `dir/sub`; their paths relative to `dir`. */

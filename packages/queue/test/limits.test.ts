@@ -1,15 +1,8 @@
 import { join } from 'node:path';
-import { type Emulator, startEmulator } from '@kis/emulator';
-import { startRedis, type TestRedis } from '@kis/test-support';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  enqueue,
-  type QueueWorker,
-  queueStatus,
-  setQueueLimits,
-  startWorker,
-} from '../src/index.js';
-import { KEY, tempDir, until, writeJsonl } from './helpers.js';
+import { startEmulator } from '@kis/emulator';
+import { describe, expect, it } from 'vitest';
+import { enqueue, queueStatus, setQueueLimits, startWorker } from '../src/index.js';
+import { KEY, queueSetup, until, writeJsonl } from './helpers.js';
 
 /** Ingestion requests the emulator served: when each started and ended (ms). */
 function requestLog() {
@@ -51,22 +44,8 @@ function requestLog() {
 }
 
 describe('global limits across workers', () => {
-  let redis: TestRedis;
-  let emulator: Emulator;
-  const corpus = tempDir('limits');
-  const workers: QueueWorker[] = [];
-
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterEach(async () => {
-    for (const w of workers.splice(0)) await w.close();
-    await emulator?.close();
-  });
-  afterAll(async () => {
-    await redis?.close();
-    corpus.remove();
-  });
+  const q = queueSetup('limits');
+  const { corpus, workers } = q;
 
   async function runAll(
     queue: string,
@@ -75,14 +54,14 @@ describe('global limits across workers', () => {
     limits: { rate?: string; maxInFlight?: number },
   ) {
     const log = requestLog();
-    emulator = await startEmulator({ adminKey: KEY, latencyMs, logRequest: log.logRequest });
-    const target = { connection: redis.url, queue };
+    q.emulator = await startEmulator({ adminKey: KEY, latencyMs, logRequest: log.logRequest });
+    const target = { connection: q.redis.url, queue };
     const file = join(corpus.dir, `${queue}.jsonl`);
     writeJsonl(file, docs, queue);
     await setQueueLimits({ ...target, ...limits });
     const run = await enqueue({ kind: 'jsonl', file }, { ...target, batchSize: 25 });
     const started = Date.now();
-    const kis = { baseUrl: emulator.baseUrl, apiKey: KEY };
+    const kis = { baseUrl: q.emulator.baseUrl, apiKey: KEY };
     for (const name of ['a', 'b']) {
       workers.push(await startWorker({ ...target, kis, concurrency: 4, name }));
     }

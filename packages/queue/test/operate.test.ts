@@ -1,40 +1,24 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Emulator, startEmulator } from '@kis/emulator';
-import { startRedis, type TestRedis } from '@kis/test-support';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '@kis/emulator';
+import { describe, expect, it } from 'vitest';
 import {
   cleanRun,
   enqueue,
   listFailed,
   QueueUsageError,
-  type QueueWorker,
   queueStatus,
   retryFailed,
   serveDashboard,
   startWorker,
 } from '../src/index.js';
-import { KEY, tempDir, until, writeFiles } from './helpers.js';
+import { KEY, queueSetup, until, writeFiles } from './helpers.js';
 
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 
 describe('failed documents, retry, clean, overload and the dashboard', () => {
-  let redis: TestRedis;
-  let emulator: Emulator;
-  const corpus = tempDir('operate');
-  const workers: QueueWorker[] = [];
-
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterEach(async () => {
-    for (const w of workers.splice(0)) await w.close();
-    await emulator?.close();
-  });
-  afterAll(async () => {
-    await redis?.close();
-    corpus.remove();
-  });
+  const q = queueSetup('operate');
+  const { corpus, workers } = q;
 
   const finished = (target: { connection: string; queue: string }, runId: string) =>
     until(
@@ -43,8 +27,8 @@ describe('failed documents, retry, clean, overload and the dashboard', () => {
     );
 
   it('lists failed documents with reasons, retries them, and cleans the run', async () => {
-    emulator = await startEmulator({ adminKey: KEY });
-    const target = { connection: redis.url, queue: 'operate' };
+    q.emulator = await startEmulator({ adminKey: KEY });
+    const target = { connection: q.redis.url, queue: 'operate' };
     writeFiles(corpus.dir, 5, 'ok');
     writeFileSync(join(corpus.dir, 'ok', 'broken.json'), '{"a": ');
     writeFileSync(join(corpus.dir, 'ok', 'gone.md'), '# Gone');
@@ -55,7 +39,7 @@ describe('failed documents, retry, clean, overload and the dashboard', () => {
     expect(run.documents).toBe(7);
     rmSync(join(corpus.dir, 'ok', 'gone.md'));
 
-    const kis = { baseUrl: emulator.baseUrl, apiKey: KEY };
+    const kis = { baseUrl: q.emulator.baseUrl, apiKey: KEY };
     workers.push(await startWorker({ ...target, kis, root: corpus.dir, logger: quiet }));
     await finished(target, run.runId);
 
@@ -82,7 +66,7 @@ describe('failed documents, retry, clean, overload and the dashboard', () => {
     expect(status?.documents).toMatchObject({ stored: 7, failed: 0, duplicates: 0 });
     expect(status?.jobs).toMatchObject({ total: 3, completed: 3, failed: 0 });
     // 5 stored, then the 2 retried (the failures never reached the server): nothing sent twice
-    expect(emulator.stats().ingestion.requests).toBe(7);
+    expect(q.emulator.stats().ingestion.requests).toBe(7);
 
     const cleaned = await cleanRun({ ...target, runId: run.runId });
     expect(cleaned).toMatchObject({ runs: [run.runId], jobs: 3, unfinished: [] });
@@ -92,8 +76,8 @@ describe('failed documents, retry, clean, overload and the dashboard', () => {
   });
 
   it('fails an invalid in-memory document alone and refuses oversize or loader items', async () => {
-    emulator = await startEmulator({ adminKey: KEY });
-    const target = { connection: redis.url, queue: 'payload' };
+    q.emulator = await startEmulator({ adminKey: KEY });
+    const target = { connection: q.redis.url, queue: 'payload' };
     const good = (n: number) => ({
       id: `mem-${n}`,
       semantic_identifier: `Memo ${n}`,
@@ -109,7 +93,7 @@ describe('failed documents, retry, clean, overload and the dashboard', () => {
     workers.push(
       await startWorker({
         ...target,
-        kis: { baseUrl: emulator.baseUrl, apiKey: KEY },
+        kis: { baseUrl: q.emulator.baseUrl, apiKey: KEY },
         logger: quiet,
       }),
     );
@@ -138,7 +122,7 @@ describe('failed documents, retry, clean, overload and the dashboard', () => {
   });
 
   it('overload (most answers refused) pauses the whole queue; random faults do not', async () => {
-    const target = { connection: redis.url, queue: 'overload' };
+    const target = { connection: q.redis.url, queue: 'overload' };
     const docs = Array.from({ length: 40 }, (_, n) => ({
       id: `o-${n}`,
       semantic_identifier: `O ${n}`,
@@ -146,42 +130,42 @@ describe('failed documents, retry, clean, overload and the dashboard', () => {
       metadata: {},
     }));
     // a server that serves one request at a time and refuses the rest with 503
-    emulator = await startEmulator({ adminKey: KEY, capacity: 1, queue: 0, latencyMs: 20 });
+    q.emulator = await startEmulator({ adminKey: KEY, capacity: 1, queue: 0, latencyMs: 20 });
     let run = await enqueue(
       { kind: 'documents', documents: docs.slice(0, 24) },
       { ...target, batchSize: 3 },
     );
-    const kis = { baseUrl: emulator.baseUrl, apiKey: KEY };
+    const kis = { baseUrl: q.emulator.baseUrl, apiKey: KEY };
     let worker = await startWorker({ ...target, kis, concurrency: 4, logger: quiet });
     workers.push(worker);
     await until(async () => (await queueStatus(target)).rateLimitedForMs > 0, 'a queue-wide pause');
     await finished(target, run.runId);
     expect(worker.progress().overloadPauses).toBeGreaterThan(0);
-    expect(emulator.stats().capacity?.refused_queue_full).toBeGreaterThan(0);
+    expect(q.emulator.stats().capacity?.refused_queue_full).toBeGreaterThan(0);
     await worker.close();
-    await emulator.close();
+    await q.emulator.close();
 
-    emulator = await startEmulator({ adminKey: KEY, faults: '503=0.1', seed: 7 });
+    q.emulator = await startEmulator({ adminKey: KEY, faults: '503=0.1', seed: 7 });
     run = await enqueue({ kind: 'documents', documents: docs }, { ...target, batchSize: 5 });
     worker = await startWorker({
       ...target,
-      kis: { ...kis, baseUrl: emulator.baseUrl },
+      kis: { ...kis, baseUrl: q.emulator.baseUrl },
       logger: quiet,
     });
     workers.push(worker);
     await finished(target, run.runId);
     expect(worker.progress().overloadPauses).toBe(0);
-    expect(emulator.stats().by_status['503']).toBeGreaterThan(0);
+    expect(q.emulator.stats().by_status['503']).toBeGreaterThan(0);
   });
 
   it('a worker whose key the server refuses stops, and says why in the queue', async () => {
-    emulator = await startEmulator({ adminKey: KEY });
-    const target = { connection: redis.url, queue: 'refused' };
+    q.emulator = await startEmulator({ adminKey: KEY });
+    const target = { connection: q.redis.url, queue: 'refused' };
     const doc = { id: 'r1', semantic_identifier: 'R', sections: [{ text: 'r' }], metadata: {} };
     const run = await enqueue({ kind: 'documents', documents: [doc] }, target);
     const worker = await startWorker({
       ...target,
-      kis: { baseUrl: emulator.baseUrl, apiKey: 'not-the-key-0123456789', logLevel: 'off' },
+      kis: { baseUrl: q.emulator.baseUrl, apiKey: 'not-the-key-0123456789', logLevel: 'off' },
       logger: quiet,
       name: 'refused-worker',
     });
@@ -197,16 +181,16 @@ describe('failed documents, retry, clean, overload and the dashboard', () => {
     workers.push(
       await startWorker({
         ...target,
-        kis: { baseUrl: emulator.baseUrl, apiKey: KEY, logLevel: 'off' },
+        kis: { baseUrl: q.emulator.baseUrl, apiKey: KEY, logLevel: 'off' },
         logger: quiet,
       }),
     );
     await finished(target, run.runId);
-    expect(emulator.state.document('r1')).toBeDefined();
+    expect(q.emulator.state.document('r1')).toBeDefined();
   });
 
   it('serves the dashboard on loopback only', async () => {
-    const target = { connection: redis.url, queue: 'operate' };
+    const target = { connection: q.redis.url, queue: 'operate' };
     await expect(serveDashboard({ ...target, host: '0.0.0.0' })).rejects.toThrow(
       'host must be a loopback address',
     );
