@@ -7,6 +7,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '@kis/emulator';
+import { writeDocuments } from './lib/documents.mjs';
 import { provenance } from './provenance.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -14,21 +15,6 @@ const KIS = join(root, 'packages/cli/bin/kis.js');
 const KEY = 'kis-bench-faults-admin-key-0123456789';
 const FAULT_MIX = '503=0.10,429=0.05,reset=0.01,reset-after-store=0.01,slow=0.01:30s';
 const work = mkdtempSync(join(tmpdir(), 'kis-bench-faults-'));
-
-function documents(n, tag) {
-  const file = join(work, `${tag}-${n}.jsonl`);
-  const lines = Array.from({ length: n }, (_, i) =>
-    JSON.stringify({
-      id: `${tag}-${i}`,
-      semantic_identifier: `Benchmark document ${i}`,
-      sections: [{ text: `Body of generated document ${i}. `.repeat(4) }],
-      source: 'file',
-      metadata: { n: String(i) },
-    }),
-  );
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
 
 /** One `kis --json ingest FILE --journal J [extra]` run; the summary is its last JSON line. */
 function ingest(emulator, file, extra = []) {
@@ -70,7 +56,7 @@ const round = (n, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
 /** (a) the fault mix against the same server without faults. */
 async function faultMix(n) {
-  const file = documents(n, 'mix');
+  const file = writeDocuments(work, n, 'mix');
   const measure = (faults) =>
     withEmulator(faults ? { faults } : {}, async (emulator) => {
       const r = await ingest(emulator, file);
@@ -103,7 +89,7 @@ async function faultMix(n) {
 
 /** (b) a capacity-limited server: defaults and a ceiling of 64 against the best fixed level. */
 async function capacity(n, capacityN, queue) {
-  const file = documents(n, `cap${capacityN}`);
+  const file = writeDocuments(work, n, `cap${capacityN}`);
   const server = { latencyMs: 20, capacity: capacityN, queue };
   const measure = (extra) =>
     withEmulator(server, async (emulator) => {
@@ -139,7 +125,7 @@ async function capacity(n, capacityN, queue) {
 
 /** (c) a 20 s outage in the middle of the run. */
 async function outage(n, seconds) {
-  const file = documents(n, 'outage');
+  const file = writeDocuments(work, n, 'outage');
   return withEmulator({ latencyMs: 5 }, async (emulator) => {
     const run = ingest(emulator, file);
     while (emulator.stats().ingestion.acknowledged < n / 2) {

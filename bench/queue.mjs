@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { startEmulator } from '@kis/emulator';
 import { enqueue, queueStatus, setQueueLimits } from '@kis/queue';
+import { writeDocuments } from './lib/documents.mjs';
 import { provenance } from './provenance.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -92,21 +93,6 @@ async function startRedis() {
 }
 
 // ---- workload ----------------------------------------------------------------------------------
-
-function jsonl(n, tag) {
-  const file = join(work, `${tag}-${n}.jsonl`);
-  const lines = Array.from({ length: n }, (_, i) =>
-    JSON.stringify({
-      id: `${tag}-${i}`,
-      semantic_identifier: `Benchmark document ${i}`,
-      sections: [{ text: `Body of generated document ${i}. `.repeat(4) }],
-      source: 'file',
-      metadata: { n: String(i) },
-    }),
-  );
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
 
 /** A PDF of `pages` pages of text (written by hand: a valid cross-reference table). */
 function makePdf(pages, seed) {
@@ -276,7 +262,7 @@ async function scaleOutOnce(redis, workers, docs) {
   try {
     const target = newTarget(redis, 'scale');
     const run = await enqueue(
-      { kind: 'jsonl', file: jsonl(docs, `s${workers}`) },
+      { kind: 'jsonl', file: writeDocuments(work, docs, `s${workers}`) },
       { ...target, batchSize: 10 },
     );
     const procs = await Promise.all(
@@ -362,7 +348,7 @@ async function rate(redis) {
       ),
     );
     const started = performance.now();
-    const run = await enqueue({ kind: 'jsonl', file: jsonl(docs, 'rate') }, target);
+    const run = await enqueue({ kind: 'jsonl', file: writeDocuments(work, docs, 'rate') }, target);
     await waitFinished(target, run.runId);
     const seconds = (performance.now() - started) / 1000;
     await stopWorkers(procs);
@@ -412,7 +398,7 @@ async function serverLimit(redis) {
   for (const c of [8, 16, 24, 32]) {
     const emulator = await startEmulator({ adminKey: KEY, capacity: 16, latencyMs: 50 });
     try {
-      local.push(await localIngest(emulator.baseUrl, jsonl(docs, `local${c}`), c));
+      local.push(await localIngest(emulator.baseUrl, writeDocuments(work, docs, `local${c}`), c));
     } finally {
       await emulator.close();
     }
@@ -422,7 +408,7 @@ async function serverLimit(redis) {
   try {
     const target = newTarget(redis, 'limit');
     const run = await enqueue(
-      { kind: 'jsonl', file: jsonl(docs, 'limit') },
+      { kind: 'jsonl', file: writeDocuments(work, docs, 'limit') },
       { ...target, batchSize: 20 },
     );
     const procs = await Promise.all(
@@ -457,7 +443,7 @@ async function failures(redis) {
     try {
       const target = newTarget(redis, 'kill');
       const run = await enqueue(
-        { kind: 'jsonl', file: jsonl(docs, 'kill') },
+        { kind: 'jsonl', file: writeDocuments(work, docs, 'kill') },
         { ...target, batchSize: 20 },
       );
       const opts = {
@@ -498,7 +484,7 @@ async function failures(redis) {
     try {
       const target = newTarget(redis, 'redis');
       const run = await enqueue(
-        { kind: 'jsonl', file: jsonl(docs, 'redis') },
+        { kind: 'jsonl', file: writeDocuments(work, docs, 'redis') },
         { ...target, batchSize: 20 },
       );
       const procs = await Promise.all(
