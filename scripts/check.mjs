@@ -4,6 +4,7 @@
 // Extra arguments go to turbo, e.g. `pnpm check --filter=@kis/cli`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { GROUPS, ROOT, readReports } from './test-reports.mjs';
 
@@ -29,6 +30,8 @@ const turbo = spawnSync(
     '//#lint:root',
     '--continue',
     '--summarize',
+    // one task per core: suites that start servers and CLI processes time out when ten share two
+    `--concurrency=${Math.max(2, availableParallelism())}`,
     ...process.argv.slice(2),
   ],
   { cwd: ROOT, stdio: 'inherit' },
