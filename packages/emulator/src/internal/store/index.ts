@@ -84,8 +84,8 @@ export class Store {
   }
 
   /**
-   * Deletes everything (index attempts, errors and created API keys included) and recreates the
-   * defaults (credential 0, connector 0, pair 1, the seeded groups).
+   * Deletes everything (index attempts, errors and created API keys included), ids start over,
+   * and recreates the defaults (credential 0, connector 0, pair 1, the seeded groups).
    */
   reset(): void {
     this.db.transaction(() => {
@@ -93,6 +93,8 @@ export class Store {
         DELETE FROM index_attempt_errors; DELETE FROM index_attempts;
         DELETE FROM cc_pairs; DELETE FROM connectors; DELETE FROM credentials;
         DELETE FROM api_key_groups; DELETE FROM api_keys;`);
+      // a reset is a new database: ids start over (AUTOINCREMENT keeps its counters here)
+      this.db.exec('DELETE FROM sqlite_sequence');
     })();
     this.createDefaults();
   }
