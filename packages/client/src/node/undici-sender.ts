@@ -8,7 +8,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 // undici, pinned to 7.30.x: 7.x runs on Node 20 (8.x needs Node 22)
-import { Agent, type Dispatcher, interceptors } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { Received, Sender, Sent } from '../internal/http.js';
 import { decodeBody } from './decode-body.js';
 import { type EncodedBody, encodeBody, plainBody } from './encode-body.js';
@@ -125,12 +125,35 @@ class Collector implements Dispatcher.DispatchHandler {
   }
 }
 
+type Undici = typeof import('undici');
+
+let undici: Undici | undefined;
+let loading: Promise<Undici> | undefined;
+
+/**
+ * undici (about 110 modules, 150 ms on a small machine) loads with the first request, so a
+ * process that sends nothing (`kis --version`, a dry run) does not pay for it.
+ */
+function loadUndici(): Promise<Undici> {
+  loading ??= import('undici').then((module) => {
+    undici = module;
+    return module;
+  });
+  return loading;
+}
+
 /** Create a sender on undici (one per client: its dispatcher holds its connections). */
 export function createUndiciSender(options: UndiciSenderOptions = {}): Sender {
-  const base =
-    options.dispatcher ??
-    new Agent({ connect: options.connect, headersTimeout: 0, bodyTimeout: 0 });
-  const dispatcher = base.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTS }));
+  let dispatcher: Dispatcher | undefined;
+  const dispatcherOf = (u: Undici): Dispatcher => {
+    if (dispatcher === undefined) {
+      const base =
+        options.dispatcher ??
+        new u.Agent({ connect: options.connect, headersTimeout: 0, bodyTimeout: 0 });
+      dispatcher = base.compose(u.interceptors.redirect({ maxRedirections: MAX_REDIRECTS }));
+    }
+    return dispatcher;
+  };
   let lastUrl = '';
   let last: URL | undefined;
 
@@ -145,10 +168,10 @@ export function createUndiciSender(options: UndiciSenderOptions = {}): Sender {
       'accept-encoding': 'gzip, deflate, br',
       ...init.headers,
     };
-    const dispatchWith = (collector: Collector, encoded: EncodedBody) => {
+    const dispatchOn = (to: Dispatcher, collector: Collector, encoded: EncodedBody) => {
       if (collector.aborted) return;
       if (encoded.type !== undefined) headers['content-type'] ??= encoded.type;
-      dispatcher.dispatch(
+      to.dispatch(
         {
           origin: url.origin,
           path: url.pathname + url.search,
@@ -157,6 +180,14 @@ export function createUndiciSender(options: UndiciSenderOptions = {}): Sender {
           body: encoded.data,
         },
         collector,
+      );
+    };
+    const dispatchWith = (collector: Collector, encoded: EncodedBody) => {
+      if (undici !== undefined) return dispatchOn(dispatcherOf(undici), collector, encoded);
+      loadUndici().then(
+        (u) => dispatchOn(dispatcherOf(u), collector, encoded),
+        (error: unknown) =>
+          collector.abort(error instanceof Error ? error : new Error(String(error))),
       );
     };
     let collector: Collector | undefined;
