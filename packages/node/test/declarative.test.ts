@@ -4,12 +4,12 @@
  * sent (never with masked answers), duplicates and leftovers reported, an apply that stops at the
  * first failure and converges on the next.
  */
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKisClient, DesiredStateError, type KisClient } from '@kis/client';
 import { type Emulator, startEmulator } from '@kis/emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ENTRY_KEYS } from '../src/declarative/validate.js';
 import {
   apply,
@@ -114,6 +114,7 @@ for (const profile of ['seed', 'deployed'] as const) {
     let emulator: Emulator;
     let kis: KisClient;
     let records: FileSecretRecords;
+    let recordsDir = '';
     const sent: string[] = [];
     const bodies: string[] = [];
 
@@ -123,10 +124,12 @@ for (const profile of ['seed', 'deployed'] as const) {
     afterAll(async () => {
       await emulator?.close();
     });
+    afterEach(() => rm(recordsDir, { recursive: true, force: true }));
     beforeEach(async () => {
       emulator.state.reset();
       sent.length = 0;
-      records = new FileSecretRecords(join(await mkdtemp(join(tmpdir(), 'kis-decl-')), 's.json'));
+      recordsDir = await mkdtemp(join(tmpdir(), 'kis-decl-'));
+      records = new FileSecretRecords(join(recordsDir, 's.json'));
       kis = createKisClient({
         baseUrl: emulator.baseUrl,
         apiKey: emulator.adminKey,

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contentHash, type IngestSummary, normalizeDocumentId } from '@kis/client';
 import { startLoopback } from '@kis/test-support';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const CHILD = fileURLToPath(new URL('./fixtures/ingest-child.mjs', import.meta.url));
 const KEY = 'kill-test-key-SECRET-91';
@@ -52,6 +52,7 @@ describe('resume after SIGKILL', () => {
   it('a run killed twice mid-way completes on the next run: nothing lost, journal consistent', async () => {
     const server = await startLoopback({ delayMs: 2, seed: 7 }, KEY);
     const dir = mkdtempSync(join(tmpdir(), 'kis-kill-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const N = 1200;
     const env = {
       KIS_BASE_URL: server.url,

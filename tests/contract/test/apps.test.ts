@@ -3,13 +3,13 @@
 // through the validating proxy, the main job (`pnpm start`) with its own emulator of the profile
 // (KIS_PROFILE). The connector-setup app against the Prism mock is in mock.test.ts.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createKisClient } from '@kis/client';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, onTestFinished } from 'vitest';
 import { APPS_DIR, runApp } from '../src/apps.js';
 
 const run = promisify(execFile);
@@ -81,7 +81,9 @@ describe('apps/folder-ingest', () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/0 created, 5 updated/);
 
-    const journal = join(mkdtempSync(join(tmpdir(), 'kis-app-')), 'journal.jsonl');
+    const journalDir = mkdtempSync(join(tmpdir(), 'kis-app-'));
+    onTestFinished(() => rmSync(journalDir, { recursive: true, force: true }));
+    const journal = join(journalDir, 'journal.jsonl');
     const withJournal = { ...env, KIS_CC_PAIR_ID: String(ccPairId), KIS_JOURNAL: journal };
     await runApp('folder-ingest', withJournal, [samples]);
     const resumed = await runApp('folder-ingest', withJournal, [samples]);
@@ -101,6 +103,7 @@ describe('the main job (pnpm start)', () => {
 
   it('sets up connectors and ingests the samples; a second run reuses the connectors and updates', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'kis-main-job-'));
+    onTestFinished(() => rmSync(stateDir, { recursive: true, force: true }));
     const first = await mainJob(stateDir);
     expect(first.stderr).toBe('');
     expect(first.stdout).toMatch(new RegExp(`^ {2}profile: ${profile} \\(`, 'm'));

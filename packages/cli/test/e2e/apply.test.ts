@@ -3,13 +3,22 @@
 // apply sends nothing, secrets never appear in any output or file, an interrupted apply converges.
 
 import { once } from 'node:events';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  it,
+  onTestFinished,
+} from 'vitest';
 import { defaultSecretsFile } from '../../src/internal/commands/apply.js';
 import {
   ADMIN_KEY,
@@ -70,6 +79,8 @@ beforeEach(async () => {
   await writeFile(join(work, 'kis.yaml'), fileText());
   proxy.requests.length = 0;
 });
+
+afterEach(() => rm(work, { recursive: true, force: true }));
 
 const run = (args: string[], extraEnv: Record<string, string> = {}) =>
   kis(args, { env: { ...env, ...extraEnv }, cwd: work });
@@ -308,6 +319,7 @@ async function killingProxy(target: () => string, limit: number, kill: () => Pro
 describe('kis apply, interrupted', () => {
   it('converges on the next run when the server dies in mid-apply (no duplicate)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kis-apply-kill-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const dbPath = join(dir, 'emulator.db');
     let server = await emulator({ dbPath });
     const proxy2 = await killingProxy(
