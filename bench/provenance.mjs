@@ -1,5 +1,6 @@
 // Where a benchmark's figures come from, written into every bench/results/*.json: the commit
-// measured (with "-dirty" when the work tree has changes: figures of uncommitted code), the date,
+// measured (with "-dirty" when the work tree has changes other than bench/results/: figures of
+// uncommitted code), the date,
 // Node and the machine's CPUs.
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
@@ -19,7 +20,7 @@ function git(...args) {
 export function provenance() {
   let commit = null;
   try {
-    commit = `${git('rev-parse', '--short=12', 'HEAD')}${git('status', '--porcelain') === '' ? '' : '-dirty'}`;
+    commit = `${git('rev-parse', '--short=12', 'HEAD')}${git('status', '--porcelain', '--', '.', ':!bench/results') === '' ? '' : '-dirty'}`;
   } catch {
     // not a git checkout (an unpacked tarball): figures without a commit
   }
