@@ -1,7 +1,6 @@
 // Where a benchmark's figures come from, written into every bench/results/*.json: the commit
 // measured (with "-dirty" when the work tree has changes other than bench/results/: figures of
-// uncommitted code), the date,
-// Node and the machine's CPUs.
+// uncommitted code), the date, Node and the machine's CPUs.
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
