@@ -21,7 +21,7 @@
 import type { KisError } from './errors.js';
 import type { IngestJournal, Sha256 } from './journal.js';
 import type { LevelLogger } from './logging.js';
-import type { CallControl, RequestOptions } from './request-options.js';
+import type { CallControl } from './request-options.js';
 import type { IngestionDocumentInput, IngestionRequestInput, IngestionResult } from './types.js';
 import type { UploadFile } from './upload-file.js';
 
@@ -248,5 +248,5 @@ export interface IngestEngine {
   /** One attempt (the engine retries): the transport is told `maxRetries: 0`. */
   ingest(body: IngestionRequestInput, control: CallControl): Promise<IngestionResult>;
   /** Uploads one image for `IngestTools.imageFileId`; resolves with its file id. */
-  uploadImage(file: UploadFile, options: RequestOptions): Promise<string>;
+  uploadImage(file: UploadFile, control: CallControl): Promise<string>;
 }

@@ -7,12 +7,13 @@ import { client, json, memoryJournal, mockFetch } from './helpers.js';
 const png = (n: number) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, n]);
 
 /** A server that stores uploads and documents; answers uploads on the deployed path. */
-function server() {
+function server(uploadDelayMs = 0) {
   let uploads = 0;
   const stored = new Map<string, unknown>();
-  const { fetch, calls } = mockFetch((call) => {
+  const { fetch, calls } = mockFetch(async (call) => {
     if (call.url.endsWith('/file/upload')) {
       uploads++;
+      if (uploadDelayMs > 0) await new Promise((r) => setTimeout(r, uploadDelayMs));
       const part = (call.rawBody as FormData).get('files') as File;
       return json({
         user_files: [{ id: `u${uploads}`, name: part.name, file_id: `file-${uploads}` }],
@@ -54,6 +55,35 @@ describe('items built by the run', () => {
     expect(second.skipped).toBe(4);
     expect(s2.uploadCount()).toBe(0);
     expect(s2.calls).toHaveLength(0);
+  });
+
+  it('uploads 40 images at once without a listener each on the run signal (no Node warning)', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const s = server(30);
+      const many: IngestItem[] = Array.from({ length: 40 }, (_, i) => ({
+        ref: `many-${i}.png`,
+        load: async (tools) => ({
+          id: `many-${i}`,
+          semantic_identifier: `Image ${i}`,
+          sections: [
+            {
+              image_file_id: await tools.imageFileId({ data: png(100 + i), fileName: `m${i}.png` }),
+            },
+          ],
+          metadata: {},
+        }),
+      }));
+      const summary = await client(s.fetch).ingestMany(many, { concurrency: 40 }).done();
+      expect(summary.created).toBe(40);
+      expect(s.uploadCount()).toBe(40);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('a load that throws fails that document alone; a dry run uploads nothing', async () => {

@@ -124,7 +124,8 @@ export class BulkRun implements IngestRun {
         }
       });
     this.uploads = new RunUploads(
-      (file) => engine.uploadImage(file, { signal: this.controller.signal }),
+      // the run's abort registry, as for ingestion: no listener per upload on the run's signal
+      (file) => engine.uploadImage(file, { registry: this.registry }),
       options.journal,
       options.dryRun === true,
     );
