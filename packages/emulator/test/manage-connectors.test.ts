@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Emulator, EmulatorOptions, Profile } from '../src/index.js';
 import { type client, connectorBody, doc, start } from './helpers.js';
+import { until } from './lifecycle-helpers.js';
 
 type Call = ReturnType<typeof client>;
 type Json = Record<string, unknown>;
@@ -25,15 +26,6 @@ async function use(profile: Profile, options: EmulatorOptions = {}): Promise<Cal
   const started = await start({ profile, curatorKeys: [CURATOR], userKeys: [BASIC], ...options });
   emulator = started.emulator;
   return started.call;
-}
-
-/** Polls `check` every few milliseconds until it holds (or fails after `timeoutMs`). */
-async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 async function createConnector(call: Call, overrides: Json = {}): Promise<number> {
