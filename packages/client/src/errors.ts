@@ -170,7 +170,10 @@ export class PermissionDeniedError extends APIError {
     this.roles = init.roles;
   }
 }
-/** HTTP 404. */
+/**
+ * HTTP 404, and any answer saying the pair or credential asked for is unknown or out of the key's
+ * reach (deployed servers use 400, 401 or 403 on some routes: docs/deployed-servers.md).
+ */
 export class NotFoundError extends APIError {
   static override readonly kind: string = 'NotFoundError';
 }

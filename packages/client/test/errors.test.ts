@@ -201,6 +201,29 @@ describe('typed errors from every error shape in compat-notes', () => {
     expect(err.message).not.toContain('Check the API key');
   });
 
+  it('every "no such pair" answer (400, 403 or 404 by route and release) is a NotFoundError', async () => {
+    const answers: [number, object][] = [
+      [400, { detail: 'CC Pair not found for current user permissions' }],
+      [
+        403,
+        {
+          error_code: 'INSUFFICIENT_PERMISSIONS',
+          detail: 'CC Pair not found for current user permissions',
+        },
+      ],
+      [404, { detail: 'Connector-credential pair 7 does not exist' }],
+    ];
+    for (const [status, body] of answers) {
+      const { fetch } = mockFetch(() => json(body, status));
+      const kis = client(fetch, { maxRetries: 0 });
+      const err = (await kis.pairs.lastPruned(7).catch((e: unknown) => e)) as KisError;
+      expect(NotFoundError.isInstance(err), `${status}`).toBe(true);
+      expect(PermissionDeniedError.isInstance(err)).toBe(false);
+      expect(err.status).toBe(status);
+      expect(err.message).not.toContain('This operation needs');
+    }
+  });
+
   it('a 403 for a missing role is a PermissionDeniedError naming the role the operation needs', async () => {
     const { fetch } = mockFetch(() =>
       json({ error_code: 'INSUFFICIENT_PERMISSIONS', detail: 'Curator role required' }, 403),

@@ -4,7 +4,12 @@
  * `{error_code, detail}`, `{detail}`, `{message}`, Prism's problem+json with `validation[]`,
  * plain text, and HTML pages (a base URL without `/api`, a proxy or a login page).
  */
-import { isNotAuthenticated, isUnknownCredential, parseValidationMessage } from '@kis/rules';
+import {
+  isNotAuthenticated,
+  isPairNotFound,
+  isUnknownCredential,
+  parseValidationMessage,
+} from '@kis/rules';
 import {
   APIConnectionError,
   APIError,
@@ -201,7 +206,7 @@ function forbiddenRoles(body: unknown, path: string | undefined): readonly strin
 
 /** What to do about an answer of this status (a sentence starting with a space, or ''). */
 function advice(status: number, body: unknown, path: string | undefined): string {
-  if (isUnknownCredential(status, body)) return '';
+  if (isUnknownCredential(status, body) || isPairNotFound(status, body)) return '';
   if (status !== 403) return HINTS[status] ?? '';
   if (isNotAuthenticated(status, body)) return HINTS[401] ?? '';
   return forbiddenRoles(body, path)
@@ -269,6 +274,8 @@ export function errorFromResponse(
     code: parsed.code,
     headers,
   };
+  // an unknown or unreachable pair is 400, 403 or 404 depending on route and release
+  if (isPairNotFound(status, safeBody)) return new NotFoundError(message, init);
   if (status === 422)
     return new UnprocessableEntityError(message, { ...init, detail: parsed.detail ?? [] });
   if (status === 403) {
