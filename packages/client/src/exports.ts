@@ -57,8 +57,11 @@ export { checkIngestionRequest } from './internal/validate.js';
 export {
   canonicalJson,
   contentHash,
+  type FingerprintMatcher,
+  fingerprintMatcher,
   type IngestJournal,
   type JournalEntry,
+  pairFingerprint,
   type Sha256,
   sha256Hex,
   type UploadEntry,

@@ -44,11 +44,14 @@ export interface IngestItem {
   /** Opaque caller label carried into the result, e.g. `docs/a.md` or `export.jsonl:17`. */
   ref?: string | undefined;
   /**
-   * A cheap stamp of what the document is built from (a file's size and mtime, with the options
-   * that shape the document), recorded in the journal with the acknowledgement: `kis.sync` takes
-   * a matching one as proof the item is unchanged, without reading it.
+   * A cheap stamp of what the document is built from (a file's size and mtime, a JSONL line's
+   * hash, with the options that shape the document), recorded in the journal with the
+   * acknowledgement for the item's pair: `kis.sync`, and `ingestMany` for an item with an `id`,
+   * take a matching one as proof the item is unchanged, without loading or hashing it.
    */
   fingerprint?: string | undefined;
+  /** The document's id when known before loading, as `document.id` gives it. */
+  id?: string | undefined;
 }
 
 /** What a `load` gets from the run. */

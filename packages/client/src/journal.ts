@@ -57,6 +57,39 @@ export interface IngestJournal {
 }
 
 /**
+ * What a journal records as an item's fingerprint: the item's own (`IngestItem.fingerprint`)
+ * and the pair it was sent to, so a journal shared by pairs never takes one pair's
+ * acknowledgement for another's. `ingestMany` records it; `sync` compares with it.
+ */
+export function pairFingerprint(fingerprint: string, ccPairId: number | null): string {
+  return `${fingerprint}@${ccPairId ?? 'default'}`;
+}
+
+/** Whether an id's last acknowledgement carries a fingerprint, answered at once or later. */
+export type FingerprintMatcher = (
+  id: string,
+  fingerprint: string,
+) => boolean | PromiseLike<boolean>;
+
+/**
+ * The journal's fingerprint check: `hasFingerprint`, else a comparison with `fingerprintOf`;
+ * undefined for a journal with neither.
+ */
+export function fingerprintMatcher(
+  journal: IngestJournal | undefined,
+): FingerprintMatcher | undefined {
+  if (journal?.hasFingerprint) return journal.hasFingerprint.bind(journal);
+  const fingerprintOf = journal?.fingerprintOf?.bind(journal);
+  if (fingerprintOf === undefined) return undefined;
+  return (id, fingerprint) => {
+    const recorded = fingerprintOf(id);
+    return typeof recorded === 'string' || recorded === undefined
+      ? recorded === fingerprint
+      : recorded.then((r) => r === fingerprint);
+  };
+}
+
+/**
  * Canonical JSON: object keys sorted, no whitespace, `undefined` members dropped (like
  * `JSON.stringify`). Two bodies with the same content always give the same text.
  */

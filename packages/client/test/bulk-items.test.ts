@@ -57,6 +57,57 @@ describe('items built by the run', () => {
     expect(s2.calls).toHaveLength(0);
   });
 
+  it('skips an item whose id and fingerprint the journal recorded for its pair, without loading it', async () => {
+    const { journal, acked } = memoryJournal();
+    let loads = 0;
+    const stamped = (fingerprint: string): IngestItem[] =>
+      [1, 2].map((n) => ({
+        id: `doc/${n}`,
+        fingerprint: `${fingerprint}${n}`,
+        load: () => {
+          loads++;
+          return {
+            id: `doc/${n}`,
+            semantic_identifier: `Doc ${n}`,
+            sections: [{ text: 'x' }],
+            metadata: {},
+          };
+        },
+      }));
+    const s1 = server();
+    expect(
+      (await client(s1.fetch).ingestMany(stamped('v1-'), { journal, ccPairId: 3 }).done()).created,
+    ).toBe(2);
+    expect(acked.get('doc%2F1')?.fingerprint).toBe('v1-1@3');
+    expect(loads).toBe(2);
+
+    // the same stamps: skipped unread
+    const s2 = server();
+    const again = await client(s2.fetch)
+      .ingestMany(stamped('v1-'), { journal, ccPairId: 3 })
+      .done();
+    expect(again.skipped).toBe(2);
+    expect(loads).toBe(2);
+    expect(s2.calls).toHaveLength(0);
+
+    // new stamps, same content: read and hashed, still skipped
+    const s3 = server();
+    const touched = await client(s3.fetch)
+      .ingestMany(stamped('v2-'), { journal, ccPairId: 3 })
+      .done();
+    expect(touched.skipped).toBe(2);
+    expect(loads).toBe(4);
+    expect(s3.calls).toHaveLength(0);
+
+    // another pair: read and sent
+    const s4 = server();
+    const other = await client(s4.fetch)
+      .ingestMany(stamped('v1-'), { journal, ccPairId: 4 })
+      .done();
+    expect(other.created).toBe(2);
+    expect(loads).toBe(6);
+  });
+
   it('uploads 40 images at once without a listener each on the run signal (no Node warning)', async () => {
     const warnings: Error[] = [];
     const onWarning = (w: Error) => warnings.push(w);

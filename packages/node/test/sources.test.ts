@@ -237,6 +237,70 @@ describe('jsonlSource', () => {
   });
 });
 
+describe('JSONL lines and the journal', () => {
+  const lines = (texts: string[]) => Readable.from([`${texts.join('\n')}\n`]);
+  const line = (id: string, text: string) =>
+    JSON.stringify({ id, semantic_identifier: id, sections: [{ text }], metadata: {} });
+
+  it('gives a line with an id its fingerprint: its text and the options that shape it', async () => {
+    const texts = [line('a', 'one'), line('b', 'two')];
+    const plain = await collect(jsonlSource(lines(texts)));
+    expect(plain.map((i) => i.id)).toEqual(['a', 'b']);
+    expect(plain[0]?.fingerprint).toMatch(/^line:[0-9a-f]+::$/);
+    expect(plain[0]?.fingerprint).not.toBe(plain[1]?.fingerprint);
+    expect((await collect(jsonlSource(lines(texts))))[0]?.fingerprint).toBe(plain[0]?.fingerprint);
+    const [prefixed] = await collect(
+      jsonlSource(lines(texts), { idPrefix: 'crm/', source: 'web' }),
+    );
+    expect(prefixed?.id).toBe('crm/a');
+    expect(prefixed?.fingerprint).toBe(`${plain[0]?.fingerprint?.slice(0, -2)}:web:crm/`);
+    const [noId] = await collect(jsonlSource(lines(['{"semantic_identifier":"S","sections":[]}'])));
+    expect(noId?.fingerprint).toBeUndefined();
+  });
+
+  it('a re-run skips unchanged lines unread and sends a changed one', async () => {
+    const emulator = await startEmulator({ port: 0, dbPath: ':memory:' });
+    const root = await mkdtemp(join(tmpdir(), 'kis-jsonl-resume-'));
+    try {
+      const kis = createKisClient({
+        baseUrl: emulator.baseUrl,
+        apiKey: emulator.adminKey,
+        logLevel: 'off',
+      });
+      const journal = openJournal(join(root, 'journal.jsonl'), { fsync: false });
+      const texts = [line('a', 'one'), line('b', 'two'), line('c', 'three')];
+      const first = await kis.ingestMany(jsonlSource(lines(texts)), { journal }).done();
+      expect(first).toMatchObject({ created: 3, failed: 0 });
+      journal.close(); // a new process: the journal reads what the first run acknowledged
+      const reopened = openJournal(join(root, 'journal.jsonl'), { fsync: false });
+      texts[1] = line('b', 'two, edited');
+      let hashed = 0;
+      const counting = {
+        has: (id: string, hash: string) => {
+          hashed++;
+          return reopened.has(id, hash);
+        },
+        hasFingerprint: reopened.hasFingerprint.bind(reopened),
+        record: reopened.record.bind(reopened),
+      };
+      const results: string[] = [];
+      const again = await kis
+        .ingestMany(jsonlSource(lines(texts)), {
+          journal: counting,
+          onResult: (r) => results.push(`${r.documentId} ${r.status}`),
+        })
+        .done();
+      expect(again).toMatchObject({ skipped: 2, updated: 1, failed: 0 });
+      expect(results.sort()).toEqual(['a skipped', 'b updated', 'c skipped']);
+      expect(hashed).toBe(1); // the unchanged lines were neither built nor hashed
+      reopened.close();
+    } finally {
+      await emulator.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
 for (const profile of ['seed', 'deployed'] as const) {
   describe(`sync over a folder (${profile} profile)`, () => {
     let emulator: Emulator;

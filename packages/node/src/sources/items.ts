@@ -9,6 +9,7 @@ import { basename, extname } from 'node:path';
 import type { IngestItem, IngestionDocumentInput, IngestTools } from '@kis/client';
 import { type ExtractedSection, extractFile, kindOf, SUPPORTED_EXTENSIONS } from './extract.js';
 import { oneLine } from './fs-reason.js';
+import { hash64 } from '../journal/string-hash.js';
 import { describeJsonType, isPlainObject } from './json-text.js';
 import type { FoundFile } from './walk.js';
 
@@ -196,8 +197,25 @@ function textSections(sections: readonly ExtractedSection[]): { text: string }[]
   }));
 }
 
-/** One JSONL line: a document, or an ingestion request `{"document", "cc_pair_id"}`. */
-export function lineItem(ref: string, value: unknown, options: ItemOptions): SourceItem {
+/**
+ * A JSONL line's fingerprint: the 64-bit hash of its text (`text` as read), with the options that
+ * shape its document.
+ */
+function lineFingerprint(text: string, { source, idPrefix }: ItemOptions): string {
+  const [high, low] = hash64(text);
+  return `line:${high.toString(16)}${low.toString(16).padStart(8, '0')}:${source ?? ''}:${idPrefix ?? ''}`;
+}
+
+/**
+ * One JSONL line: a document, or an ingestion request `{"document", "cc_pair_id"}`. Given the
+ * line's `text`, a document with an id gets the line's fingerprint.
+ */
+export function lineItem(
+  ref: string,
+  value: unknown,
+  options: ItemOptions,
+  text?: string,
+): SourceItem {
   const { source, idPrefix } = options;
   if (!isPlainObject(value)) {
     return failing(
@@ -237,5 +255,10 @@ export function lineItem(ref: string, value: unknown, options: ItemOptions): Sou
     document: document as IngestionDocumentInput,
   };
   if (ccPairId !== undefined) item.ccPairId = ccPairId;
+  if (text !== undefined && typeof document.id === 'string' && document.id !== '') {
+    // a resumed run skips an unchanged line by these, without validating or hashing it
+    item.id = document.id;
+    item.fingerprint = lineFingerprint(text, options);
+  }
   return item;
 }

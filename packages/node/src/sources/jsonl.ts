@@ -6,11 +6,13 @@ import { parseJsonText } from './json-text.js';
 import { LineCounter } from './line-count.js';
 import { streamLines as linesOf } from './stream-lines.js';
 
-export type JsonlLine = { line: number; value: unknown } | { line: number; error: string };
+export type JsonlLine =
+  | { line: number; value: unknown; text: string }
+  | { line: number; error: string };
 
 /**
- * Reads JSON Lines lazily: one parsed value per non-blank line, or the line's parse error
- * (with its column). Reading errors of the stream itself are thrown.
+ * Reads JSON Lines lazily: one parsed value per non-blank line (with the line's text), or the
+ * line's parse error (with its column). Reading errors of the stream itself are thrown.
  */
 export async function* readJsonl(input: Readable): AsyncGenerator<JsonlLine> {
   let line = 0;
@@ -19,7 +21,7 @@ export async function* readJsonl(input: Readable): AsyncGenerator<JsonlLine> {
     const text = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
     if (text.trim() === '') continue;
     try {
-      yield { line, value: parseJsonText(text) };
+      yield { line, value: parseJsonText(text), text };
     } catch (error) {
       yield { line, error: oneLine(error).replace(/ at line 1, column/, ' at column') };
     }
@@ -61,7 +63,9 @@ export async function* jsonlSource(
     const stream = typeof input === 'string' ? openJsonlFile(input) : input;
     for await (const line of readJsonl(stream)) {
       const ref = `${name}:${line.line}`;
-      yield 'error' in line ? failing(ref, line.error) : lineItem(ref, line.value, options);
+      yield 'error' in line
+        ? failing(ref, line.error)
+        : lineItem(ref, line.value, options, line.text);
     }
   } catch (error) {
     yield failing(name, `cannot read: ${fsReason(error)}`);

@@ -7,8 +7,10 @@ import { createHash } from 'node:crypto';
 import type { IngestItem, IngestionDocumentInput, KisClient } from '@kis/client';
 import {
   contentHash,
+  fingerprintMatcher,
   type IngestJournal,
   isIngestItem as isItem,
+  pairFingerprint,
   prepareIngestion,
   ImageUploads as RunUploads,
 } from '@kis/client';
@@ -194,22 +196,6 @@ interface PendingFingerprint {
   matched: PromiseLike<boolean>;
 }
 
-/** Whether an id's last acknowledgement carries a fingerprint, answered at once or later. */
-type FingerprintMatcher = (id: string, fingerprint: string) => boolean | PromiseLike<boolean>;
-
-/** The journal's fingerprint check: `hasFingerprint`, else a comparison with `fingerprintOf`. */
-function fingerprintMatcher(journal: IngestJournal | undefined): FingerprintMatcher | undefined {
-  if (journal?.hasFingerprint) return journal.hasFingerprint.bind(journal);
-  const fingerprintOf = journal?.fingerprintOf?.bind(journal);
-  if (fingerprintOf === undefined) return undefined;
-  return (id, fingerprint) => {
-    const recorded = fingerprintOf(id);
-    return typeof recorded === 'string' || recorded === undefined
-      ? recorded === fingerprint
-      : recorded.then((r) => r === fingerprint);
-  };
-}
-
 /**
  * Reads the source into entries. A journal that answers at once is asked for each item's
  * fingerprint meanwhile (README, "Sync"): an unchanged item then costs no second pass. Stops
@@ -232,7 +218,11 @@ async function readSource(
     let fingerprint: string | undefined;
     let documentId: string | undefined;
     if (isItem(item)) {
-      ({ ref, fingerprint } = item);
+      ref = item.ref;
+      // as the run records it: with the pair the item goes to
+      const pair = item.ccPairId !== undefined ? item.ccPairId : ccPairId;
+      fingerprint =
+        item.fingerprint === undefined ? undefined : pairFingerprint(item.fingerprint, pair);
       documentId = itemIdOf(item, ccPairId);
     } else documentId = storedIdOf(item, ccPairId);
     documentId ??= '';

@@ -16,7 +16,7 @@ import type {
   IngestRun,
   IngestSummary,
 } from '../../ingest.js';
-import { contentHash } from '../../journal.js';
+import { contentHash, type FingerprintMatcher, fingerprintMatcher } from '../../journal.js';
 import type { CallControl } from '../../request-options.js';
 import type {
   IngestionDocumentInput,
@@ -25,6 +25,7 @@ import type {
 } from '../../types.js';
 import type { AbortRegistry } from '../abort.js';
 import { sleep } from '../backoff.js';
+import { recordedFingerprint, skippedByFingerprint } from './fingerprint-skip.js';
 import { Hedger, ownRegistry } from './hedge.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import { DEFAULT_MAX_CONCURRENCY } from './limits.js';
@@ -94,6 +95,8 @@ export class BulkRun implements IngestRun {
   private readonly maxAttempts: number;
   private readonly timeoutMs: number;
   private readonly uploads: RunUploads;
+  /** The journal's fingerprint check (undefined: no journal, or one that keeps none). */
+  private readonly fingerprints: FingerprintMatcher | undefined;
   /** `options.onAttempt`, its throws logged rather than taken for the request's failure. */
   private readonly reportAttempt: ((attempt: IngestAttempt) => void) | undefined;
 
@@ -123,6 +126,7 @@ export class BulkRun implements IngestRun {
           this.engine.log.log('warn', `ingestMany: onAttempt threw: ${errorOf(err).message}`);
         }
       });
+    this.fingerprints = fingerprintMatcher(options.journal);
     this.uploads = new RunUploads(
       // the run's abort registry, as for ingestion: no listener per upload on the run's signal
       (file) => engine.uploadImage(file, { registry: this.registry }),
@@ -383,11 +387,21 @@ export class BulkRun implements IngestRun {
     });
   }
 
-  /** Starts a document, holding the request slot the pump took for its first attempt. */
+  /**
+   * Starts a document, holding the request slot the pump took for its first attempt. One the
+   * journal knows unchanged by its fingerprint, answered at once, is done here: a resumed run
+   * skips its acknowledged part without a promise per document.
+   */
   private launch(input: IngestInput, index: number): void {
     this.active++;
+    const known = this.knownUnchanged(input);
+    if (typeof known === 'string') {
+      this.releaseSlot();
+      this.complete(this.skippedResult(input, index, known));
+      return;
+    }
     const slot = { held: true };
-    this.process(input, index, slot)
+    this.process(input, index, slot, known)
       .finally(() => {
         if (slot.held) this.releaseSlot();
       })
@@ -430,16 +444,41 @@ export class BulkRun implements IngestRun {
     }
   }
 
+  /** The pair a document goes to: its item's, else the run's (null: the server's default). */
+  private pairOf(item: IngestItem | undefined): number | null {
+    const pair = item && item.ccPairId !== undefined ? item.ccPairId : this.options.ccPairId;
+    return pair ?? null;
+  }
+
+  /** The stored id of an item the journal knows unchanged by its fingerprint (see launch). */
+  private knownUnchanged(input: IngestInput) {
+    if (this.fingerprints === undefined || !isItem(input)) return undefined;
+    const fingerprint = recordedFingerprint(input, this.pairOf(input));
+    return skippedByFingerprint(this.fingerprints, input, fingerprint);
+  }
+
+  private skippedResult(input: IngestInput, index: number, documentId: string): IngestResult {
+    const item = isItem(input) ? input : undefined;
+    const ccPairId = this.pairOf(item);
+    return { index, ref: item?.ref, ccPairId, documentId, status: 'skipped', attempts: 0 };
+  }
+
   private async process(
     input: IngestInput,
     index: number,
     slot: { held: boolean },
+    known: Promise<string | undefined> | undefined,
   ): Promise<IngestResult> {
+    if (known !== undefined) {
+      const skipped = await known;
+      if (skipped !== undefined) return this.skippedResult(input, index, skipped);
+    }
     const item = isItem(input) ? input : undefined;
     const ref = item?.ref;
-    const rawPair = item && item.ccPairId !== undefined ? item.ccPairId : this.options.ccPairId;
-    const ccPairId = rawPair ?? null;
+    const ccPairId = this.pairOf(item);
     const base = { index, ref, ccPairId };
+    const journal = this.options.journal;
+    const fingerprint = recordedFingerprint(item, ccPairId);
     let document: IngestionDocumentInput;
     let prepared: PreparedIngestion;
     try {
@@ -462,7 +501,6 @@ export class BulkRun implements IngestRun {
       return { ...base, documentId: null, status: 'failed', attempts: 0, error: errorOf(err) };
     }
     const { body, documentId } = prepared;
-    const journal = this.options.journal;
     let hash: string | undefined;
     if (journal) {
       hash = await contentHash(body, this.engine.sha256);
@@ -486,7 +524,7 @@ export class BulkRun implements IngestRun {
           status,
           ccPairId,
           at: new Date().toISOString(),
-          ...(item?.fingerprint === undefined ? {} : { fingerprint: item.fingerprint }),
+          ...(fingerprint === undefined ? {} : { fingerprint }),
         });
       } catch (err) {
         const error = new KisError(
