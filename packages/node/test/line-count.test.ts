@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countJsonlLines } from '../src/index.js';
-import { LineCounter } from '../src/sources/line-count.js';
 import { readJsonl } from '../src/sources/jsonl.js';
+import { LineCounter } from '../src/sources/line-count.js';
 
 async function linesRead(text: string): Promise<number> {
   let n = 0;

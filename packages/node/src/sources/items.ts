@@ -7,9 +7,9 @@
 import { statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { IngestItem, IngestionDocumentInput, IngestTools } from '@kis/client';
+import { hash64 } from '../journal/string-hash.js';
 import { type ExtractedSection, extractFile, kindOf, SUPPORTED_EXTENSIONS } from './extract.js';
 import { oneLine } from './fs-reason.js';
-import { hash64 } from '../journal/string-hash.js';
 import { describeJsonType, isPlainObject } from './json-text.js';
 import type { FoundFile } from './walk.js';
 
