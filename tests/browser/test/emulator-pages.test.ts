@@ -165,8 +165,15 @@ describe('API reference (/docs)', () => {
     // Opening each one from the menu renders its summary as a heading, with its path.
     const open = async (op: Operation): Promise<void> => {
       const route = routeOf(op)!; // '#/<tag>/<operationid>'
-      await page.click(`a[href="${route.slice(1, route.lastIndexOf('/'))}"]`);
-      await page.locator(`a[href="${route}"]`, { hasText: op.summary }).first().click();
+      // the link's own click: while Redoc re-renders its menu (a loaded machine), a pointer
+      // click at the link's place lands on the menu item moving over it
+      await page
+        .locator(`a[href="${route.slice(1, route.lastIndexOf('/'))}"]`)
+        .dispatchEvent('click');
+      await page
+        .locator(`a[href="${route}"]`, { hasText: op.summary })
+        .first()
+        .dispatchEvent('click');
       const section = page.locator(`[id="${route.slice(2)}"]`);
       const heading = section.locator('h1, h2', { hasText: op.summary }).first();
       await heading.waitFor();
