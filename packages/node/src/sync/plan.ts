@@ -99,6 +99,11 @@ async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) 
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
+/** The pair an item goes to: its own, else the sync's. */
+function pairOf(item: SyncItem, ccPairId: number): number | null {
+  return isItem(item) && item.ccPairId !== undefined ? item.ccPairId : ccPairId;
+}
+
 /**
  * True when the journal holds the content hash of the item's document as built now: the item is
  * read (loaded) and its request body hashed. Keeps the document it built for the run otherwise.
@@ -118,8 +123,7 @@ async function provenByContent(
           ? await item.load({ imageFileId: (f) => uploads.fileId(f), signal })
           : item.document) as IngestionDocumentInput)
       : item;
-    const pair = isItem(item) && item.ccPairId !== undefined ? item.ccPairId : ccPairId;
-    const { body } = prepareIngestion(document, pair, false);
+    const { body } = prepareIngestion(document, pairOf(item, ccPairId), false);
     if (await journal.has(entry.documentId, await contentHash(body, sha256))) return true;
   } catch {
     return false; // the run builds it again and reports why it fails
@@ -220,9 +224,10 @@ async function readSource(
     if (isItem(item)) {
       ref = item.ref;
       // as the run records it: with the pair the item goes to
-      const pair = item.ccPairId !== undefined ? item.ccPairId : ccPairId;
       fingerprint =
-        item.fingerprint === undefined ? undefined : pairFingerprint(item.fingerprint, pair);
+        item.fingerprint === undefined
+          ? undefined
+          : pairFingerprint(item.fingerprint, pairOf(item, ccPairId));
       documentId = itemIdOf(item, ccPairId);
     } else documentId = storedIdOf(item, ccPairId);
     documentId ??= '';
