@@ -1,20 +1,11 @@
 // The outage gate of bulk runs: when it pauses, who probes, when it resumes and gives up.
 import { describe, expect, it } from 'vitest';
-import type { AbortRegistry } from '../src/internal/abort.js';
+import { abortRegistry } from '../src/internal/abort.js';
 import { OutageGate } from '../src/internal/bulk/outage.js';
 
-function registry(): AbortRegistry & { abort(): void } {
-  const controller = new AbortController();
-  const aborts = new Set<() => void>();
-  return {
-    signal: controller.signal,
-    add: (a) => aborts.add(a),
-    delete: (a) => aborts.delete(a),
-    abort() {
-      controller.abort(new Error('stopped'));
-      for (const a of aborts) a();
-    },
-  };
+function registry(): { signal: AbortSignal; add(a: () => void): () => void; abort(): void } {
+  const run = abortRegistry();
+  return { signal: run.signal, add: run.add, abort: () => run.abort(new Error('stopped')) };
 }
 
 describe('OutageGate', () => {

@@ -3,12 +3,28 @@
  * cancellation; one listener each on a single AbortSignal would set off Node's max-listeners
  * warning, so they register here instead, and every registration is removed when its request ends.
  */
+import { Registrations } from './registrations.js';
 
-/** A set of aborts fired together. */
+/** Aborts fired together. */
 export interface AbortRegistry {
   readonly signal: AbortSignal;
-  add(abort: () => void): void;
-  delete(abort: () => void): void;
+  /** Registers `abort` to run when the registry fires; returns its removal. */
+  add(abort: () => void): () => void;
+}
+
+/** A registry with its own signal; `abort(reason)` aborts it, then runs every registration, once. */
+export function abortRegistry(): AbortRegistry & { abort(reason?: unknown): void } {
+  const controller = new AbortController();
+  const aborts = new Registrations<() => void>();
+  return {
+    signal: controller.signal,
+    add: (abort) => aborts.add(abort),
+    abort(reason) {
+      if (controller.signal.aborted) return;
+      controller.abort(reason);
+      for (const abort of aborts.values()) abort();
+    },
+  };
 }
 
 /**
@@ -20,10 +36,7 @@ export function onAbort(
   registry: AbortRegistry | undefined,
   signal: AbortSignal | null | undefined,
 ): () => void {
-  if (registry) {
-    registry.add(abort);
-    return () => registry.delete(abort);
-  }
+  if (registry) return registry.add(abort);
   if (!signal) return () => undefined;
   signal.addEventListener('abort', abort, { once: true });
   return () => signal.removeEventListener('abort', abort);

@@ -65,16 +65,19 @@ export function sleep(ms: number, signal?: AbortSignal, registry?: AbortRegistry
   if (signal?.aborted) return Promise.reject(signal.reason);
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
+    let unregister = () => {};
+    const timer = setTimeout(() => {
+      unregister();
+      resolve();
+    }, ms);
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
-      if (registry) registry.delete(onAbort);
-      else signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    if (registry) registry.add(onAbort);
-    else signal?.addEventListener('abort', onAbort, { once: true });
+    if (registry) unregister = registry.add(onAbort);
+    else if (signal) {
+      signal.addEventListener('abort', onAbort, { once: true });
+      unregister = () => signal.removeEventListener('abort', onAbort);
+    }
   });
 }

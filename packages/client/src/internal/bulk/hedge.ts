@@ -6,6 +6,7 @@
  * sends much more than it would without them.
  */
 import type { AbortRegistry } from '../abort.js';
+import { Registrations } from '../registrations.js';
 
 /** Recent answer times kept to judge what "long" means. */
 const SAMPLES = 256;
@@ -42,7 +43,7 @@ export class Hedger {
   private next = 0;
   private tokens = BURST;
   private refilledAt = performance.now();
-  private readonly inFlight = new Set<InFlight>();
+  private readonly inFlight = new Registrations<InFlight>();
   private timer: ReturnType<typeof setInterval> | undefined;
   /** Hedges sent so far. */
   sent = 0;
@@ -68,12 +69,11 @@ export class Hedger {
    */
   watch(hedge: (rearm: () => void) => void): () => void {
     this.tokens = Math.min(BURST, this.tokens + RATE);
-    const entry: InFlight = { lastSentAt: performance.now(), copies: 1, hedge };
-    this.inFlight.add(entry);
+    const remove = this.inFlight.add({ lastSentAt: performance.now(), copies: 1, hedge });
     this.timer ??= setInterval(() => this.sweep(), SWEEP_MS);
     this.timer.unref?.();
     return () => {
-      this.inFlight.delete(entry);
+      remove();
       if (this.inFlight.size === 0) this.stop();
     };
   }
@@ -89,7 +89,7 @@ export class Hedger {
     const now = performance.now();
     this.tokens = Math.min(BURST, this.tokens + ((now - this.refilledAt) / 1000) * PER_SECOND);
     this.refilledAt = now;
-    for (const entry of this.inFlight) {
+    for (const entry of this.inFlight.values()) {
       if (this.tokens < 1) return;
       if (entry.copies >= MAX_COPIES || now - entry.lastSentAt < threshold) continue;
       entry.copies++;
@@ -105,21 +105,21 @@ export class Hedger {
 
 /** A registry of its own for one send, so a losing copy can be aborted alone. */
 export function ownRegistry(parent: AbortRegistry): { registry: AbortRegistry; abort(): void } {
-  const own = new Set<() => void>();
+  const own = new Registrations<() => void>();
   return {
     registry: {
       signal: parent.signal,
       add: (abort) => {
-        own.add(abort);
-        parent.add(abort);
-      },
-      delete: (abort) => {
-        own.delete(abort);
-        parent.delete(abort);
+        const removeOwn = own.add(abort);
+        const removeParent = parent.add(abort);
+        return () => {
+          removeOwn();
+          removeParent();
+        };
       },
     },
     abort: () => {
-      for (const abort of own) abort();
+      for (const abort of own.values()) abort();
     },
   };
 }

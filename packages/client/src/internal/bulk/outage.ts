@@ -118,11 +118,11 @@ export class OutageGate {
       }
       await new Promise<void>((resolve) => {
         const done = () => {
-          run.delete(done);
+          unregister();
           resolve();
         };
         this.waiters.push(done);
-        run.add(done);
+        const unregister = run.add(done);
       });
     }
   }

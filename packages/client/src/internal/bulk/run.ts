@@ -23,7 +23,7 @@ import type {
   IngestionRequestInput,
   IngestionResult,
 } from '../../types.js';
-import type { AbortRegistry } from '../abort.js';
+import { abortRegistry } from '../abort.js';
 import { sleep } from '../backoff.js';
 import { recordedFingerprint, skippedByFingerprint } from './fingerprint-skip.js';
 import { Hedger, ownRegistry } from './hedge.js';
@@ -50,21 +50,10 @@ const errorOf = (err: unknown): KisError =>
 
 export class BulkRun implements IngestRun {
   private mode: 'idle' | 'iterate' | 'drain' = 'idle';
-  private readonly controller = new AbortController();
-  private readonly aborts = new Set<() => void>();
-  private readonly registry: AbortRegistry = {
-    signal: this.controller.signal,
-    add: (abort) => this.aborts.add(abort),
-    delete: (abort) => this.aborts.delete(abort),
-  };
+  /** Requests and uploads on the wire: ended by cancelling. */
+  private readonly registry = abortRegistry();
   /** Waits (for a retry, a probe turn, a slot): ended by `stop()` as well as by cancelling. */
-  private readonly waitController = new AbortController();
-  private readonly waitAborts = new Set<() => void>();
-  private readonly waits: AbortRegistry = {
-    signal: this.waitController.signal,
-    add: (abort) => this.waitAborts.add(abort),
-    delete: (abort) => this.waitAborts.delete(abort),
-  };
+  private readonly waits = abortRegistry();
   private stopping = false;
   private everStored = false;
   private readonly limiter: ConcurrencyLimiter | undefined;
@@ -238,11 +227,8 @@ export class BulkRun implements IngestRun {
   private cancel(reason?: KisError): void {
     if (this.cancelled) return;
     this.cancelled = true;
-    this.controller.abort(reason);
-    this.waitController.abort(reason);
-    for (const abort of [...this.aborts, ...this.waitAborts]) abort();
-    this.aborts.clear();
-    this.waitAborts.clear();
+    this.registry.abort(reason);
+    this.waits.abort(reason);
     this.wake();
   }
 
@@ -542,7 +528,7 @@ export class BulkRun implements IngestRun {
     if (item.load === undefined) return item.document as IngestionDocumentInput;
     return item.load({
       imageFileId: (file) => this.uploads.fileId(file),
-      signal: this.controller.signal,
+      signal: this.registry.signal,
     });
   }
 
@@ -725,11 +711,9 @@ export class BulkRun implements IngestRun {
   stop(): void {
     if (this.stopping || this.finished) return;
     this.stopping = true;
-    this.waitController.abort(
+    this.waits.abort(
       new APIUserAbortError('ingestMany was stopped before this document was stored.'),
     );
-    for (const abort of this.waitAborts) abort();
-    this.waitAborts.clear();
     this.wake();
   }
 
@@ -745,7 +729,7 @@ export class BulkRun implements IngestRun {
   }
 
   private stopError(): KisError {
-    for (const reason of [this.controller.signal.reason, this.waitController.signal.reason]) {
+    for (const reason of [this.registry.signal.reason, this.waits.signal.reason]) {
       if (KisError.isInstance(reason)) return reason;
     }
     return new APIUserAbortError('ingestMany was cancelled before this document was stored.');

@@ -35,7 +35,7 @@ export class Slots {
     if (this.tryAcquire() || run.signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const grant = () => {
-        run.delete(onAbort);
+        unregister();
         this.used++;
         resolve();
       };
@@ -45,7 +45,7 @@ export class Slots {
         resolve();
       };
       this.waiters.push(grant);
-      run.add(onAbort);
+      const unregister = run.add(onAbort);
     });
   }
 
