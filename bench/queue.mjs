@@ -5,7 +5,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
@@ -289,6 +289,23 @@ async function scaleOut(redis) {
   return { one, four, ratio: round(four.docs_per_sec / one.docs_per_sec), target: '>= 3.5' };
 }
 
+/** The machine's CPU time, busy and idle, summed over its cores (ms). */
+function cpuTimes() {
+  let busy = 0;
+  let idle = 0;
+  for (const { times } of cpus()) {
+    busy += times.user + times.nice + times.sys + times.irq;
+    idle += times.idle;
+  }
+  return { busy, idle };
+}
+
+/** Cores kept busy (every process: workers, their GC threads, Redis, the emulator) since `from`. */
+function busyCores(from, seconds) {
+  const now = cpuTimes();
+  return round((now.busy - from.busy) / 1000 / seconds);
+}
+
 /** CPU-bound extraction: a folder of PDF and DOCX files, 1 worker then 2. */
 async function cpuBound(redis) {
   const folder = join(work, 'office');
@@ -314,9 +331,11 @@ async function cpuBound(redis) {
         ),
       );
       const started = performance.now();
+      const cpuAtStart = cpuTimes();
       const run = await enqueue({ kind: 'files', root: folder }, { ...target, batchSize: 4 });
       const status = await waitFinished(target, run.runId);
       const seconds = (performance.now() - started) / 1000;
+      const busy = busyCores(cpuAtStart, seconds);
       await stopWorkers(procs);
       return {
         workers,
@@ -324,6 +343,7 @@ async function cpuBound(redis) {
         seconds: round(seconds),
         docs_per_sec: round(run.documents / seconds, 1),
         failed: status.documents.failed,
+        busy_cores: busy,
       };
     } finally {
       await emulator.close();
@@ -331,7 +351,16 @@ async function cpuBound(redis) {
   };
   const one = await once(1);
   const two = await once(2);
-  return { one, two, ratio: round(two.docs_per_sec / one.docs_per_sec), target: '>= 1.7' };
+  // one worker already keeps more than a core busy (V8's GC threads, Redis, the emulator): two
+  // cannot go faster than the machine's cores allow, whatever the queue does
+  const ceiling = round(Math.min(2, cpus().length / one.busy_cores));
+  return {
+    one,
+    two,
+    ratio: round(two.docs_per_sec / one.docs_per_sec),
+    ceiling_from_busy_cores: ceiling,
+    target: '>= 1.7',
+  };
 }
 
 /** A global rate of 50/s with 4 workers: the most requests the server saw in one second. */
@@ -603,7 +632,7 @@ try {
       'cpu_bound',
       cpuBound,
       (r) =>
-        `CPU-bound extraction: 2 workers ÷ 1 = ${r.ratio} (${r.two.docs_per_sec} vs ${r.one.docs_per_sec} docs/s; target ≥ 1.7)`,
+        `CPU-bound extraction: 2 workers ÷ 1 = ${r.ratio} (${r.two.docs_per_sec} vs ${r.one.docs_per_sec} docs/s; target ≥ 1.7); busy cores ${r.one.busy_cores} with 1 worker, ${r.two.busy_cores} with 2: at most ${r.ceiling_from_busy_cores}× on this machine`,
     ],
     [
       'rate',
