@@ -380,14 +380,16 @@ export class BulkRun implements IngestRun {
    */
   private launch(input: IngestInput, index: number): void {
     this.active++;
-    const known = this.knownUnchanged(input);
+    const item = isItem(input) ? input : undefined;
+    const fingerprint = recordedFingerprint(item, this.pairOf(item));
+    const known = skippedByFingerprint(this.fingerprints, item, fingerprint);
     if (typeof known === 'string') {
       this.releaseSlot();
       this.complete(this.skippedResult(input, index, known));
       return;
     }
     const slot = { held: true };
-    this.process(input, index, slot, known)
+    this.process(input, index, slot, known, fingerprint)
       .finally(() => {
         if (slot.held) this.releaseSlot();
       })
@@ -436,24 +438,22 @@ export class BulkRun implements IngestRun {
     return pair ?? null;
   }
 
-  /** The stored id of an item the journal knows unchanged by its fingerprint (see launch). */
-  private knownUnchanged(input: IngestInput) {
-    if (this.fingerprints === undefined || !isItem(input)) return undefined;
-    const fingerprint = recordedFingerprint(input, this.pairOf(input));
-    return skippedByFingerprint(this.fingerprints, input, fingerprint);
-  }
-
   private skippedResult(input: IngestInput, index: number, documentId: string): IngestResult {
     const item = isItem(input) ? input : undefined;
     const ccPairId = this.pairOf(item);
     return { index, ref: item?.ref, ccPairId, documentId, status: 'skipped', attempts: 0 };
   }
 
+  /**
+   * Loads, checks and sends one document. `known`: the journal's later answer to the fingerprint
+   * check; `fingerprint`: what the journal records with the acknowledgement (both from launch).
+   */
   private async process(
     input: IngestInput,
     index: number,
     slot: { held: boolean },
     known: Promise<string | undefined> | undefined,
+    fingerprint: string | undefined,
   ): Promise<IngestResult> {
     if (known !== undefined) {
       const skipped = await known;
@@ -464,7 +464,6 @@ export class BulkRun implements IngestRun {
     const ccPairId = this.pairOf(item);
     const base = { index, ref, ccPairId };
     const journal = this.options.journal;
-    const fingerprint = recordedFingerprint(item, ccPairId);
     let document: IngestionDocumentInput;
     let prepared: PreparedIngestion;
     try {
