@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { countJsonlLines } from '../src/index.js';
 import { readJsonl } from '../src/sources/jsonl.js';
 import { LineCounter } from '../src/sources/line-count.js';
+import { byteChunks } from './byte-chunks.js';
 
 async function linesRead(text: string): Promise<number> {
   let n = 0;
@@ -19,9 +20,8 @@ async function linesRead(text: string): Promise<number> {
 }
 
 function counted(text: string, size: number): number {
-  const bytes = Buffer.from(text, 'utf8');
   const counter = new LineCounter();
-  for (let at = 0; at < bytes.length; at += size) counter.write(bytes.subarray(at, at + size));
+  for (const chunk of byteChunks(text, size)) counter.write(chunk);
   return counter.end();
 }
 

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { streamLines } from '../src/sources/stream-lines.js';
+import { byteChunks } from './byte-chunks.js';
 
 async function collect(lines: AsyncIterable<string>): Promise<string[]> {
   const out: string[] = [];
@@ -15,14 +16,6 @@ async function collect(lines: AsyncIterable<string>): Promise<string[]> {
 
 const viaReadline = (text: string) =>
   collect(createInterface({ input: Readable.from([text]), crlfDelay: Number.POSITIVE_INFINITY }));
-
-/** The text's bytes cut every `size` bytes. */
-function chunks(text: string, size: number): Buffer[] {
-  const bytes = Buffer.from(text, 'utf8');
-  const out: Buffer[] = [];
-  for (let at = 0; at < bytes.length; at += size) out.push(bytes.subarray(at, at + size));
-  return out;
-}
 
 const TEXTS = [
   '{"a":1}\n{"b":2}\n',
@@ -41,7 +34,7 @@ describe('streamLines', () => {
     async (_, text) => {
       const expected = await viaReadline(text as string);
       for (const size of [1, 2, 3, 5, 1024]) {
-        expect(await collect(streamLines(Readable.from(chunks(text as string, size))))).toEqual(
+        expect(await collect(streamLines(Readable.from(byteChunks(text as string, size))))).toEqual(
           expected,
         );
       }
