@@ -38,6 +38,14 @@ export function isAttemptSuccessful(status: string | null): boolean {
   return status !== null && (SUCCESSFUL_ATTEMPT_STATUSES as readonly string[]).includes(status);
 }
 
+/**
+ * A pair's attempts newest first, each field descending: by creation, then by id (two can share a
+ * millisecond). The pair detail takes its newest so (compat-lifecycle §1). The listing sorts by
+ * start (§2): the same order, as a pair runs one attempt at a time and servers stamp a start on
+ * an attempt they cancel before it ran.
+ */
+export const NEWEST_ATTEMPT_FIRST = Object.freeze(['time_created', 'id'] as const);
+
 /** Failed attempts in a row that put a pair in repeated error (1 when it has no `refresh_freq`). */
 export const REPEATED_ERROR_ATTEMPTS = 5;
 

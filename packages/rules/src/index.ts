@@ -35,6 +35,7 @@ export {
   type IndexingStatus,
   isAttemptRunning,
   isAttemptSuccessful,
+  NEWEST_ATTEMPT_FIRST,
   nextRepeatedErrorState,
   REPEATED_ERROR_ATTEMPTS,
   RUNNING_ATTEMPT_STATUSES,

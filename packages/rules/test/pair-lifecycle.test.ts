@@ -9,6 +9,7 @@ import {
   isIndexable,
   LIFECYCLE_TEXTS,
   NEW_PAIR_STATUS,
+  NEWEST_ATTEMPT_FIRST,
   nextPairStatus,
   nextRepeatedErrorState,
   type PairEvent,
@@ -105,6 +106,10 @@ describe('index attempts', () => {
       expect(nextRepeatedErrorState(current, newestFirst, hasRefreshFreq)).toBe(expected);
     },
   );
+
+  it('newest first: by creation, then by id', () => {
+    expect(NEWEST_ATTEMPT_FIRST).toEqual(['time_created', 'id']);
+  });
 
   it('run once stores update, or reindex from the beginning', () => {
     expect(runTrigger(false)).toBe('update');
