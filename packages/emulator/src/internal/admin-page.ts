@@ -33,7 +33,7 @@ function table(headers: string[], rows: string[][], empty: string): string {
 
 /** How the pair's newest index attempt went, in words. */
 function lastAttempt(store: Store, pairId: number): string {
-  const newest = store.indexAttempts.summaryOfPair(pairId).newest;
+  const newest = store.indexAttempts.newest(pairId);
   return newest === undefined
     ? 'no index attempt yet'
     : `last index attempt ${escapeHtml(newest.status)}`;

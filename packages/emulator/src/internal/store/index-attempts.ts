@@ -1,8 +1,9 @@
 // Index attempts (table `index_attempts`): the indexing runs of a pair, from `not_started` to an
-// end state. Which states count as running or successful is the rule book's; the statements read
-// them from there, bound as JSON lists.
+// end state. Which states count as running or successful, and which attempt is the newest, are
+// the rule book's; the statements read them from there.
 import {
   type IndexingStatus,
+  NEWEST_ATTEMPT_FIRST,
   RUNNING_ATTEMPT_STATUSES,
   SUCCESSFUL_ATTEMPT_STATUSES,
 } from '@kis/rules';
@@ -41,7 +42,7 @@ export interface AttemptEnd {
 /** What the listings and the pair's detail read of its attempts. */
 export interface AttemptSummary {
   count: number;
-  /** The newest attempt (never-started ones first, then by start), finished or not. */
+  /** The newest attempt (by creation), finished or not. */
   newest: IndexAttemptRecord | undefined;
   /** The status of the newest attempt that ended. */
   newestFinishedStatus: IndexingStatus | null;
@@ -63,8 +64,8 @@ const IN_PROGRESS: IndexingStatus = 'in_progress';
 const CANCELED: IndexingStatus = 'canceled';
 type Status<K extends string> = { [P in K]: IndexingStatus };
 
-/** Newest first, as deployed servers list them: attempts that never started first. */
-const NEWEST_FIRST = 'ORDER BY time_started IS NOT NULL, time_started DESC, id DESC';
+/** Newest first: every statement that picks or lists a pair's newest attempts orders by this. */
+const NEWEST_FIRST = `ORDER BY ${NEWEST_ATTEMPT_FIRST.map((column) => `${column} DESC`).join(', ')}`;
 const RUNNING = `status IN (SELECT value FROM json_each('${JSON.stringify(RUNNING_ATTEMPT_STATUSES)}'))`;
 const SUCCESSFUL = `status IN (SELECT value FROM json_each('${JSON.stringify(SUCCESSFUL_ATTEMPT_STATUSES)}'))`;
 
@@ -172,16 +173,20 @@ export class IndexAttempts {
     return this.stmt.count.get({ cc_pair_id: pairId }) ?? 0;
   }
 
+  /** The pair's newest attempt (by creation), finished or not. */
+  newest(pairId: number): IndexAttemptRecord | undefined {
+    return this.pageOfPair(pairId, 0, 1)[0];
+  }
+
   /** The statuses of the pair's newest attempts, newest first. */
   newestStatuses(pairId: number, limit: number): IndexingStatus[] {
     return this.stmt.newestStatuses.all({ cc_pair_id: pairId, limit });
   }
 
   summaryOfPair(pairId: number): AttemptSummary {
-    const [newest] = this.pageOfPair(pairId, 0, 1);
     return {
       count: this.countOfPair(pairId),
-      newest,
+      newest: this.newest(pairId),
       newestFinishedStatus: this.stmt.newestFinishedStatus.get({ cc_pair_id: pairId }) ?? null,
       lastSuccess: this.stmt.lastSuccess.get({ cc_pair_id: pairId })?.time_started ?? null,
     };

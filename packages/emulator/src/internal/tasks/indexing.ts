@@ -110,7 +110,7 @@ export function advanceAttempts(ctx: TaskContext, now: Date): number | undefined
 function dueAt(ctx: TaskContext, pair: PairRecord): number | undefined {
   const { store } = ctx;
   if (pair.indexing_trigger !== null) return 0;
-  const [newest] = store.indexAttempts.pageOfPair(pair.id, 0, 1);
+  const newest = store.indexAttempts.newest(pair.id);
   if (newest === undefined) return 0;
   const refresh = store.connectors.get(pair.connector_id)?.refresh_freq;
   return refresh == null ? undefined : Date.parse(newest.time_updated) + refresh * 1000;
