@@ -3,7 +3,7 @@
  * text. `import`/`export` statements and `{expressions}` are dropped; the text inside components
  * (`<Note>…</Note>`) and their reader-facing string attributes (`<Tab title="…">`) are kept, and
  * so are code blocks. Front matter is read as in Markdown. A file that does not parse as MDX is
- * read as Markdown text, with a warning: never as nothing.
+ * read leniently, as Mintlify renders it (`mdx-lenient.ts`), with a warning: never as nothing.
  */
 import type { Extraction, FileBytes } from '../extraction.js';
 import { tidyText } from '../extraction.js';
@@ -11,6 +11,7 @@ import { readFrontMatter, withFrontMatter } from '../front-matter.js';
 import { oneLine } from '../fs-reason.js';
 import { optionalImport } from '../optional-import.js';
 import { decodeText } from '../text-decode.js';
+import { lenientText } from './mdx-lenient.js';
 import { blocks } from './mdx-text.js';
 
 // The MDX parser of @mdx-js/mdx without its compiler: micromark's MDX syntax and the mdast
@@ -25,7 +26,14 @@ const mdxLib = optionalImport(
     ]);
     // made once: building the syntax (an acorn parser with JSX) costs more than a small page
     const options = { extensions: [mdxjs()], mdastExtensions: [mdxFromMarkdown()] };
-    return (text: string) => fromMarkdown(text, options);
+    // MDX's Markdown without JSX, for the lenient reading (micromark-extension-mdx-md's switches)
+    const markdown = {
+      extensions: [{ disable: { null: ['autolink', 'codeIndented', 'htmlFlow', 'htmlText'] } }],
+    };
+    return {
+      mdx: (text: string) => fromMarkdown(text, options),
+      markdown: (text: string) => fromMarkdown(text, markdown),
+    };
   },
 );
 
@@ -35,10 +43,12 @@ export async function extractMdx(file: FileBytes): Promise<Extraction> {
   let text: string;
   const warnings: string[] = [];
   try {
-    text = tidyText(blocks(parse(front.body).children));
+    text = tidyText(blocks(parse.mdx(front.body).children));
   } catch (error) {
-    text = tidyText(front.body);
-    warnings.push(`not valid MDX (${parseFailure(error, front.lines)}); read as Markdown text`);
+    text = lenientText(front.body, parse.markdown);
+    warnings.push(
+      `not valid MDX (${parseFailure(error, front.lines)}); read leniently, without its tags, statements and expressions`,
+    );
   }
   return withFrontMatter({ sections: [{ text }], warnings }, front);
 }
@@ -46,8 +56,16 @@ export async function extractMdx(file: FileBytes): Promise<Extraction> {
 /** `line 4, column 11: Unexpected end of file in expression…`, in the file's own lines. */
 function parseFailure(error: unknown, frontMatterLines: number): string {
   const { line, column } = (error ?? {}) as { line?: unknown; column?: unknown };
-  const reason = oneLine((error as { reason?: unknown })?.reason ?? error);
-  return typeof line === 'number' && typeof column === 'number'
-    ? `line ${line + frontMatterLines}, column ${column}: ${reason}`
-    : reason;
+  // a reason places tags in the body's lines, `… for \`<img>\` (5:5-5:49)`: moved to the file's
+  const reason = oneLine((error as { reason?: unknown })?.reason ?? error).replace(
+    /\((\d+):(\d+)-(\d+):(\d+)\)/g,
+    (_, from, fromColumn, to, toColumn) =>
+      `(${Number(from) + frontMatterLines}:${fromColumn}-${Number(to) + frontMatterLines}:${toColumn})`,
+  );
+  if (typeof line === 'number' && typeof column === 'number') {
+    return `line ${line + frontMatterLines}, column ${column}: ${reason}`;
+  }
+  // a tag never closed before the end of the page is placed only there, as the last words
+  const place = / \((\d+):(\d+)-\d+:\d+\)$/.exec(reason);
+  return place ? `line ${place[1]}, column ${place[2]}: ${reason.slice(0, place.index)}` : reason;
 }
