@@ -201,15 +201,29 @@ describe('MDX', () => {
     }
   });
 
-  it('reads a file that is not valid MDX as Markdown text, with a warning giving the line', async () => {
+  it('reads a file that is not valid MDX leniently, with a warning giving the line', async () => {
     const broken = '---\ntitle: Broken page\n---\n# Broken\n\nA <Note> never closed {\n';
     expect(await extract('broken.mdx', broken)).toEqual({
       kind: 'text',
       fileType: 'mdx',
       title: 'Broken page',
-      sections: [{ text: '# Broken\n\nA <Note> never closed {' }],
+      sections: [{ text: 'Broken\n\nA  never closed {' }],
       warnings: [
-        'not valid MDX (line 6, column 24: Unexpected end of file in expression, expected a corresponding closing brace for `{`); read as Markdown text',
+        'not valid MDX (line 6, column 24: Unexpected end of file in expression, expected a corresponding closing brace for `{`); read leniently, without its tags, statements and expressions',
+      ],
+    });
+  });
+
+  it('reads a page refused for one HTML comment as the same page without it', async () => {
+    const valid = await extract('valid.mdx', MDX);
+    const refused = await extract(
+      'refused.mdx',
+      MDX.replace('# Quickstart', '<!-- draft -->\n\n# Quickstart'),
+    );
+    expect(refused).toEqual({
+      ...valid,
+      warnings: [
+        expect.stringMatching(/^not valid MDX \(line 12, column 2: Unexpected character `!`/),
       ],
     });
   });

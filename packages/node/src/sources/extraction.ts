@@ -21,7 +21,7 @@ export interface Extraction {
   title?: string;
   /** Metadata found in the file (front matter keys, mail headers, book author). */
   metadata?: ExtractedMetadata;
-  /** What was read differently than the kind asks (an MDX file read as Markdown text). */
+  /** What was read differently than the kind asks (an MDX file that is not valid MDX). */
   warnings?: string[];
 }
 

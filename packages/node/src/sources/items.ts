@@ -30,7 +30,7 @@ export interface ItemOptions {
   maxFileBytes?: number | undefined;
   /**
    * Hears what a file was read with less than its kind asks (an MDX file that does not parse,
-   * read as Markdown text; front matter that is not YAML): the file is still sent.
+   * read leniently; front matter that is not YAML): the file is still sent.
    */
   onWarning?: ((ref: string, message: string) => void) | undefined;
 }

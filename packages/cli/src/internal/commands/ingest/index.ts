@@ -133,7 +133,7 @@ export async function runIngest(
       report.ignore(ref, reason);
       if (run) progress.update(report.progress(run.progress()));
     },
-    // a file read with less than its kind asks (MDX read as Markdown text): sent, and said
+    // a file read with less than its kind asks (invalid MDX, read leniently): sent, and said
     onWarning: (ref, message) => progress.log(`${out.err.yellow('warning:')} ${ref}: ${message}`),
   });
   const journal = dryRun
