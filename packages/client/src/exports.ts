@@ -38,6 +38,7 @@ export type {
   IngestStatus,
   IngestSummary,
   IngestTools,
+  RequestGate,
 } from './ingest.js';
 export { lowerAccess } from './internal/access.js';
 export type { BackoffOptions } from './internal/backoff.js';

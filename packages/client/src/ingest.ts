@@ -112,6 +112,22 @@ export interface IngestManyOptions {
    * callers that watch the server's answers (the queue backs off all workers on overload).
    */
   onAttempt?: ((attempt: IngestAttempt) => void) | undefined;
+  /**
+   * A limit shared with other processes, asked before every request of the run (retries
+   * included): the request waits for `acquire` and calls the release it resolves with when it
+   * ends. The queue's workers hold one rate and one ceiling across machines this way. A run with
+   * a gate sends no hedges, since a second copy would bypass it.
+   */
+  requestGate?: RequestGate | undefined;
+}
+
+/** Permission for one request under a limit shared with other processes (`requestGate`). */
+export interface RequestGate {
+  /**
+   * Resolves when a request may go out, with the function to call when it has ended; rejects (or
+   * resolves with a no-op) once `signal` aborts, and the request is then not sent.
+   */
+  acquire(signal: AbortSignal): Promise<() => void>;
 }
 
 /** How one request of a bulk run ended (`IngestManyOptions.onAttempt`). */
@@ -158,7 +174,7 @@ export interface IngestProgress {
   failed: number;
   skipped: number;
   aborted: number;
-  /** Requests on the wire now. */
+  /** Requests on the wire now (sent and not answered). */
   inFlight: number;
   /** Documents waiting to retry (or for a free request slot). */
   waiting: number;
