@@ -24,13 +24,13 @@ import {
   type DocumentsSource,
   documentBatches,
 } from './plan/documents.js';
-import { checkRoot, type FilesSource, fileBatches } from './plan/files.js';
+import { checkRoot, type FilesSource, fileBatches, type SelectableFile } from './plan/files.js';
 import { jsonlRanges } from './plan/jsonl-ranges.js';
 import { checkRunId, newRunId } from './run-id.js';
 import { type RunSourceDescription, RunStore } from './run-store.js';
 import { sleep } from './sleep.js';
 
-export type { DocumentsSource, FilesSource };
+export type { DocumentsSource, FilesSource, SelectableFile };
 
 /** A JSONL file of documents (or ingestion requests) that every worker can read. */
 export interface JsonlSource {
@@ -53,7 +53,7 @@ export interface EnqueueOptions extends QueueTarget {
   runId?: string | undefined;
   /**
    * Documents per job. Default 10 when the run has files (extraction takes CPU), 50 otherwise.
-   * Forced to 1 while the queue has a rate (README, "Limits").
+   * The queue's limits hold per request whatever a job holds.
    */
   batchSize?: number | undefined;
   /** Pair the documents are attached to (JSONL requests and items may name their own). */
@@ -89,7 +89,7 @@ export interface EnqueueResult {
   failed: number;
   /** Documents per job used. */
   batchSize: number;
-  /** The queue's rate when the run was enqueued (documents per second), or null. */
+  /** The queue's rate when the run was enqueued (requests per second), or null. */
   ratePerSec: number | null;
   /** True when the signal stopped it before the source ended. */
   interrupted: boolean;
@@ -253,13 +253,13 @@ export async function enqueue(
   queue.on('error', () => undefined);
   const store = new RunStore(redis, prefix, queueName);
   try {
-    const limits = await readLimits(queue).catch((error: unknown) => {
+    const limits = await readLimits({ queue, redis, store }).catch((error: unknown) => {
       throw new Error(
         `cannot reach Redis at ${describeConnection(options.connection)}: ${(error as Error).message}`,
       );
     });
     const hasFiles = all.some((s) => s.kind === 'files');
-    const batchSize = limits.ratePerSec !== null ? 1 : (askedBatch ?? (hasFiles ? 10 : 50));
+    const batchSize = askedBatch ?? (hasFiles ? 10 : 50);
     const acks = options.acknowledgements === true;
     await store.createRun({
       id: runId,

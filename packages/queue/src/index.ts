@@ -34,15 +34,17 @@ export {
   type FilesSource,
   type JsonlSource,
   type QueueSource,
+  type SelectableFile,
 } from './enqueue.js';
 export { QueueUsageError } from './errors.js';
 export type { JobData } from './job-data.js';
-export { parseRate, type QueueLimits, rateWindow, setQueueLimits } from './limits.js';
+export { type LimitsInForce, parseRate, type QueueLimits, setQueueLimits } from './limits.js';
 export type { DocumentFailure, RunSourceDescription, WorkerStop } from './run-store.js';
 export {
   type QueueStatus,
   type QueueStatusOptions,
   queueStatus,
+  type RunPhase,
   type RunStatus,
 } from './status.js';
 export {
@@ -51,5 +53,6 @@ export {
   startWorker,
   type WorkerDocumentEvent,
   type WorkerProgress,
+  type WorkerStopReason,
   type WorkerSummary,
 } from './worker/worker.js';

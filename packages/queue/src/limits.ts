@@ -1,22 +1,20 @@
 /**
- * Global limits of a queue, kept by BullMQ in Redis and obeyed by every worker (README,
- * "Limits"):
+ * Global limits of a queue (README, "Limits"), kept in Redis and held per request by every
+ * worker (`worker/request-gate.ts`), whatever a job holds:
  *
- * - `maxInFlight`: BullMQ's global concurrency. A worker sends the documents of one job one at a
- *   time, so jobs active across the queue = requests in flight to the server, at most.
- * - `rate`: BullMQ's global rate limit counts job starts. With a rate, jobs hold one document
- *   each (enqueue reads the queue's rate), so job starts per second = documents sent per second.
- *   The rate is cut into short windows (`rateWindow`) so that no calendar second gets the end of
- *   one burst and the start of the next.
+ * - `maxInFlight`: requests on the wire to the server from all workers together;
+ * - `rate`: requests started per second by all workers together, retries included.
+ *
+ * Set from anywhere (`kis queue limits`, `kis worker --rate`, a producer's `--rate`), before or
+ * during a run: workers read them at each request while one is set, and twice a second otherwise.
  */
-import type { Queue } from 'bullmq';
 import type { QueueTarget } from './connection.js';
 import { QueueUsageError } from './errors.js';
-import { withQueue } from './session.js';
+import { type QueueSession, withQueue } from './session.js';
 
 const UNITS: Record<string, number> = { s: 1, sec: 1, m: 60, min: 60, h: 3600 };
 
-/** Documents per second from `50/s`, `3000/min`, `100000/h` or a bare number (per second). */
+/** Requests per second from `50/s`, `3000/min`, `100000/h` or a bare number (per second). */
 export function parseRate(rate: string | number, field = 'rate'): number {
   let perSecond: number;
   if (typeof rate === 'number') perSecond = rate;
@@ -24,7 +22,7 @@ export function parseRate(rate: string | number, field = 'rate'): number {
     const match = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*(s|sec|m|min|h))?\s*$/.exec(rate);
     if (!match) {
       throw new QueueUsageError(
-        `${field} must be documents per second, minute or hour such as 50/s, 3000/min or 100000/h (got ${JSON.stringify(rate)})`,
+        `${field} must be requests per second, minute or hour such as 50/s, 3000/min or 100000/h (got ${JSON.stringify(rate)})`,
       );
     }
     perSecond = Number(match[1]) / (UNITS[match[2] ?? 's'] as number);
@@ -35,35 +33,20 @@ export function parseRate(rate: string | number, field = 'rate'): number {
   return perSecond;
 }
 
-/** The longest window a rate is cut into. */
-const WINDOW_MS = 20;
-
-/**
- * BullMQ's `{ max, duration }` for a rate: windows of about 20 ms (fewer, longer ones for slow
- * rates), never above the rate. A window opens at its first job start, so windows are at least
- * `duration` apart and a second holds at most `rate` starts.
- */
-export function rateWindow(perSecond: number): { max: number; duration: number } {
-  const max = Math.max(1, Math.floor((perSecond * WINDOW_MS) / 1000));
-  return { max, duration: Math.ceil((1000 * max) / perSecond) };
-}
-
-/** The rate a `{ max, duration }` window gives, in documents per second. */
-export function windowRate(window: { max: number; duration: number }): number {
-  return (window.max * 1000) / window.duration;
-}
-
 export interface QueueLimits {
-  /**
-   * Most requests in flight to the server from all workers together (BullMQ global concurrency:
-   * each active job has at most one document on the wire). `null` removes the ceiling.
-   */
+  /** Most requests in flight to the server from all workers together. `null` removes it. */
   maxInFlight?: number | null | undefined;
   /**
-   * Most documents sent per second by all workers together (`50/s`, `3000/min`): jobs enqueued
-   * while a rate is set hold one document each. `null` removes the rate.
+   * Most requests started per second by all workers together (`50/s`, `3000/min`), retries
+   * included. `null` removes it.
    */
   rate?: string | number | null | undefined;
+}
+
+/** A queue's limits in force: requests in flight, and requests per second (null: none). */
+export interface LimitsInForce {
+  maxInFlight: number | null;
+  ratePerSec: number | null;
 }
 
 /** Checks limits before anything is changed. */
@@ -79,42 +62,54 @@ export function checkLimits(limits: QueueLimits): void {
   if (rate !== undefined && rate !== null) parseRate(rate);
 }
 
-/** Sets (or, with `null`, removes) a queue's global limits; absent ones are left as they are. */
-export async function applyLimits(queue: Queue, limits: QueueLimits): Promise<void> {
+/** Sets (or, with `null`, removes) a queue's limits; absent ones are left as they are. */
+export async function applyLimits(
+  { queue, redis, store }: QueueSession,
+  limits: QueueLimits,
+): Promise<void> {
   checkLimits(limits);
-  if (limits.maxInFlight === null) await queue.removeGlobalConcurrency();
-  else if (limits.maxInFlight !== undefined) await queue.setGlobalConcurrency(limits.maxInFlight);
-  if (limits.rate === null) await queue.removeGlobalRateLimit();
-  else if (limits.rate !== undefined) {
-    const { max, duration } = rateWindow(parseRate(limits.rate));
-    await queue.setGlobalRateLimit(max, duration);
-  }
+  const key = store.keys.limits;
+  const tx = redis.multi();
+  if (limits.maxInFlight === null) tx.hdel(key, 'maxInFlight');
+  else if (limits.maxInFlight !== undefined) tx.hset(key, 'maxInFlight', limits.maxInFlight);
+  if (limits.rate === null) tx.hdel(key, 'ratePerSec');
+  else if (limits.rate !== undefined) tx.hset(key, 'ratePerSec', parseRate(limits.rate));
+  await tx.exec();
+  // earlier versions held the limits with BullMQ's, per job: those would now limit twice
+  await queue.removeGlobalConcurrency();
+  await queue.removeGlobalRateLimit();
 }
 
-/** A queue's limits now: `maxInFlight` and the rate in documents per second (null: none). */
-export async function readLimits(
-  queue: Queue,
-): Promise<{ maxInFlight: number | null; ratePerSec: number | null }> {
-  const [concurrency, rate] = await Promise.all([
-    queue.getGlobalConcurrency(),
-    queue.getGlobalRateLimit(),
-  ]);
+/** A queue's limits now. */
+export async function readLimits({ redis, store }: QueueSession): Promise<LimitsInForce> {
+  const [max, rate] = await redis.hmget(store.keys.limits, 'maxInFlight', 'ratePerSec');
   return {
-    maxInFlight: concurrency ?? null,
-    ratePerSec: rate ? Math.round(windowRate(rate) * 1000) / 1000 : null,
+    maxInFlight: max === null ? null : Number(max),
+    ratePerSec: rate === null ? null : Math.round(Number(rate) * 1000) / 1000,
   };
 }
 
+/** Requests the workers started per second over the last `seconds` complete seconds. */
+export async function recentRequestRate(
+  { redis, store }: QueueSession,
+  seconds = 10,
+  now = Date.now(),
+): Promise<number> {
+  const current = Math.floor(now / 1000);
+  const keys = Array.from({ length: seconds }, (_, i) => store.keys.sent(current - 1 - i));
+  const values = await redis.mget(keys);
+  const sent = values.reduce((sum, v) => sum + (v === null ? 0 : Number(v)), 0);
+  return Math.round((sent / seconds) * 100) / 100;
+}
+
 /**
- * Sets a queue's global limits from anywhere (`kis queue limits`): they hold for every worker,
- * started before or after. Set a rate before enqueueing: jobs then hold one document each.
+ * Sets a queue's limits from anywhere (`kis queue limits`): they hold for every worker, started
+ * before or after, from its next request on.
  */
-export async function setQueueLimits(
-  options: QueueTarget & QueueLimits,
-): Promise<{ maxInFlight: number | null; ratePerSec: number | null }> {
+export async function setQueueLimits(options: QueueTarget & QueueLimits): Promise<LimitsInForce> {
   checkLimits(options);
-  return withQueue(options, async ({ queue }) => {
-    await applyLimits(queue, options);
-    return readLimits(queue);
+  return withQueue(options, async (session) => {
+    await applyLimits(session, options);
+    return readLimits(session);
   });
 }

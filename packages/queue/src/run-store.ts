@@ -12,7 +12,10 @@
  */
 import type { Redis } from 'ioredis';
 
-/** Keys of one queue's run state (under BullMQ's prefix and queue name; job ids hold no `:`). */
+/**
+ * Keys of one queue's state beside BullMQ's: its runs and its limits (under BullMQ's prefix and
+ * queue name; job ids hold no `:`).
+ */
 export class RunKeys {
   constructor(
     readonly prefix: string,
@@ -45,6 +48,22 @@ export class RunKeys {
   }
   throughput(id: string, bucket: number): string {
     return `${this.run(id)}:tp:${bucket}`;
+  }
+  /** The queue's limits (`maxInFlight`, `ratePerSec`), held per request by every worker. */
+  get limits(): string {
+    return `${this.base}:limits`;
+  }
+  /** Requests in flight under the ceiling, scored by when their lease runs out. */
+  get leases(): string {
+    return `${this.base}:leases`;
+  }
+  /** When the next request may start under the rate (ms, Redis's clock). */
+  get nextStart(): string {
+    return `${this.base}:next-start`;
+  }
+  /** Requests the workers sent in one second (s since epoch). */
+  sent(second: number): string {
+    return `${this.base}:sent:${second}`;
   }
 }
 

@@ -7,7 +7,7 @@
 import type { Queue } from 'bullmq';
 import { type QueueTarget, queueNames } from './connection.js';
 import { runOfJobId } from './job-data.js';
-import { readLimits } from './limits.js';
+import { type LimitsInForce, readLimits, recentRequestRate } from './limits.js';
 import { checkRunId } from './run-id.js';
 import type {
   DocumentFailure,
@@ -31,6 +31,12 @@ export interface RunStatus {
   state: RunCounters['state'];
   /** Every document enqueued is stored or failed for good. */
   finished: boolean;
+  /**
+   * The run in a word, as `kis queue status` shows it in text and JSON: `enqueuing`, `running`,
+   * `partial` (enqueueing was interrupted and what was enqueued is not done yet), then `done`
+   * (every document stored) or `failed` (finished with documents failed for good).
+   */
+  phase: RunPhase;
   documents: {
     total: number;
     created: number;
@@ -56,17 +62,27 @@ export interface RunStatus {
     recentPerSec: number;
     /** Documents stored per second from the first to the last one stored. */
     overallPerSec: number;
+    /**
+     * The rate to show: the last minute's while the run goes on; once it is finished, the whole
+     * run's (fixed from then on).
+     */
+    perSec: number;
   };
   /** The first failed documents with their reasons (see `failures` option). */
   failures: DocumentFailure[];
 }
 
+export type RunPhase = 'enqueuing' | 'running' | 'partial' | 'done' | 'failed';
+
 export interface QueueStatus {
   queue: string;
   /** The queue's jobs by BullMQ state, all runs together. */
   jobs: Record<'waiting' | 'active' | 'delayed' | 'completed' | 'failed' | 'prioritized', number>;
-  limits: { maxInFlight: number | null; ratePerSec: number | null };
-  /** Time left of a pause for overload (or of the current rate window), in ms. */
+  /** The limits in force, held per request by every worker. */
+  limits: LimitsInForce;
+  /** Requests the workers started per second over the last 10 s (retries included). */
+  requestsPerSec: number;
+  /** Time left of a pause for overload, in ms. */
   rateLimitedForMs: number;
   paused: boolean;
   /** Workers connected to the queue now. */
@@ -95,6 +111,12 @@ async function jobsPerRun(queue: Queue, state: 'active' | 'failed'): Promise<Map
   return counts;
 }
 
+function phaseOf(state: RunCounters['state'], finished: boolean, failed: number): RunPhase {
+  if (finished) return failed > 0 ? 'failed' : 'done';
+  if (state === 'enqueuing') return 'enqueuing';
+  return state === 'interrupted' ? 'partial' : 'running';
+}
+
 export async function runStatus(
   store: RunStore,
   runId: string,
@@ -112,6 +134,9 @@ export async function runStatus(
     c.firstStoredAt !== undefined && c.lastStoredAt !== undefined
       ? (c.lastStoredAt - c.firstStoredAt) / 1000
       : 0;
+  const finished = c.state !== 'enqueuing' && pending === 0;
+  const recentPerSec = round(await store.recentRate(runId));
+  const overallPerSec = round(span > 0 ? stored / span : 0);
   return {
     runId,
     createdAt: new Date(run.createdAt).toISOString(),
@@ -119,7 +144,8 @@ export async function runStatus(
     batchSize: run.batchSize,
     ccPairId: run.ccPairId,
     state: c.state,
-    finished: c.state !== 'enqueuing' && pending === 0,
+    finished,
+    phase: phaseOf(c.state, finished, c.failed),
     documents: {
       total: c.documents,
       created: c.created,
@@ -137,8 +163,9 @@ export async function runStatus(
       waiting: Math.max(0, c.jobs - c.jobsDone - failedJobs - active),
     },
     throughput: {
-      recentPerSec: round(await store.recentRate(runId)),
-      overallPerSec: round(span > 0 ? stored / span : 0),
+      recentPerSec,
+      overallPerSec,
+      perSec: finished ? overallPerSec : recentPerSec || overallPerSec,
     },
     failures: failures > 0 && c.failed > 0 ? await store.failures(runId, failures) : [],
   };
@@ -147,17 +174,20 @@ export async function runStatus(
 export async function queueStatus(options: QueueStatusOptions): Promise<QueueStatus> {
   const runFilter = options.runId === undefined ? undefined : checkRunId(options.runId);
   const failures = options.failures ?? 10;
-  return withQueue(options, async ({ queue, store }) => {
-    const [counts, limits, ttl, paused, workers, active, failed, workerStops] = await Promise.all([
-      queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized'),
-      readLimits(queue),
-      queue.getRateLimitTtl(),
-      queue.isPaused(),
-      queue.getWorkersCount(),
-      jobsPerRun(queue, 'active'),
-      jobsPerRun(queue, 'failed'),
-      store.stops(),
-    ]);
+  return withQueue(options, async (session) => {
+    const { queue, store } = session;
+    const [counts, limits, requestsPerSec, ttl, paused, workers, active, failed, workerStops] =
+      await Promise.all([
+        queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized'),
+        readLimits(session),
+        recentRequestRate(session),
+        queue.getRateLimitTtl(),
+        queue.isPaused(),
+        queue.getWorkersCount(),
+        jobsPerRun(queue, 'active'),
+        jobsPerRun(queue, 'failed'),
+        store.stops(),
+      ]);
     const ids = runFilter === undefined ? await store.runIds() : [runFilter];
     const runs: RunStatus[] = [];
     for (const id of ids) {
@@ -175,6 +205,7 @@ export async function queueStatus(options: QueueStatusOptions): Promise<QueueSta
         prioritized: counts.prioritized ?? 0,
       },
       limits,
+      requestsPerSec,
       rateLimitedForMs: Math.max(0, ttl),
       paused,
       workers,

@@ -16,21 +16,29 @@ function requestLog() {
   return {
     logRequest,
     spans,
-    /** Most requests that started in any one calendar second. */
-    maxPerSecond() {
+    /** Most requests that started in any one calendar second (from `after`, ms). */
+    maxPerSecond(after = 0) {
       const perSecond = new Map<number, number>();
       for (const s of spans) {
+        if (s.start < after) continue;
         const second = Math.floor(s.start / 1000);
         perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
       }
       return Math.max(...perSecond.values());
     },
-    /** Most requests in service at once. */
-    maxInFlight() {
-      const events = spans.flatMap((s) => [
-        { t: s.start, d: 1 },
-        { t: s.end, d: -1 },
-      ]);
+    /** Requests per second from the first start to the last (from `after`, ms). */
+    achievedRate(after = 0) {
+      const starts = spans.map((s) => s.start).filter((t) => t >= after);
+      return (starts.length - 1) / ((Math.max(...starts) - Math.min(...starts)) / 1000);
+    },
+    /** Most requests in service at once (of those that started from `after`, ms). */
+    maxInFlight(after = 0) {
+      const events = spans
+        .filter((s) => s.start >= after)
+        .flatMap((s) => [
+          { t: s.start, d: 1 },
+          { t: s.end, d: -1 },
+        ]);
       events.sort((a, b) => a.t - b.t || a.d - b.d);
       let now = 0;
       let max = 0;
@@ -43,56 +51,97 @@ function requestLog() {
   };
 }
 
-describe('global limits across workers', () => {
+describe('limits held per request across workers', () => {
   const q = queueSetup('limits');
   const { corpus, workers } = q;
 
-  async function runAll(
-    queue: string,
-    docs: number,
-    latencyMs: number,
-    limits: { rate?: string; maxInFlight?: number },
-  ) {
+  /** An emulator logging its requests, and a JSONL run of `docs` documents in jobs of `batch`. */
+  async function setUp(queue: string, docs: number, batch: number, latencyMs = 0) {
     const log = requestLog();
     q.emulator = await startEmulator({ adminKey: KEY, latencyMs, logRequest: log.logRequest });
     const target = { connection: q.redis.url, queue };
     const file = join(corpus.dir, `${queue}.jsonl`);
     writeJsonl(file, docs, queue);
-    await setQueueLimits({ ...target, ...limits });
-    const run = await enqueue({ kind: 'jsonl', file }, { ...target, batchSize: 25 });
+    const run = await enqueue({ kind: 'jsonl', file }, { ...target, batchSize: batch });
     const kis = { baseUrl: q.emulator.baseUrl, apiKey: KEY };
+    const finished = () =>
+      until(
+        async () => (await queueStatus({ ...target, runId: run.runId })).runs[0]?.finished === true,
+        'the run to finish',
+        60_000,
+      );
+    return { log, target, run, kis, finished };
+  }
+
+  it('a rate set by workers started after the enqueue holds, whatever a job holds', async () => {
+    const { log, target, run, kis, finished } = await setUp('rate-after', 100, 25);
+    expect(run.batchSize).toBe(25);
+    for (const name of ['a', 'b']) {
+      workers.push(await startWorker({ ...target, kis, concurrency: 4, name, rate: '20/s' }));
+    }
+    await finished();
+    expect(log.spans).toHaveLength(100);
+    expect(log.maxPerSecond()).toBeLessThanOrEqual(20);
+    // used, not just respected: from the first request to the last
+    expect(log.achievedRate()).toBeGreaterThan(15);
+    const status = await queueStatus(target);
+    expect(status.limits).toEqual({ maxInFlight: null, ratePerSec: 20 });
+    expect(status.requestsPerSec).toBeGreaterThan(0);
+  });
+
+  it('four workers on jobs of 50 documents keep to the rate', async () => {
+    const { log, target, kis, finished } = await setUp('rate-four', 200, 50);
+    await setQueueLimits({ ...target, rate: '50/s' });
+    for (const name of ['a', 'b', 'c', 'd']) {
+      workers.push(await startWorker({ ...target, kis, concurrency: 8, name }));
+    }
+    await finished();
+    expect(log.spans).toHaveLength(200);
+    expect(log.maxPerSecond()).toBeLessThanOrEqual(50);
+    expect(log.achievedRate()).toBeGreaterThan(40);
+  });
+
+  it('a rate changed mid-run holds from then on', async () => {
+    const { log, target, run, kis, finished } = await setUp('rate-change', 120, 50);
+    await setQueueLimits({ ...target, rate: '40/s' });
     for (const name of ['a', 'b']) {
       workers.push(await startWorker({ ...target, kis, concurrency: 4, name }));
     }
     await until(
-      async () => (await queueStatus({ ...target, runId: run.runId })).runs[0]?.finished === true,
-      'the run to finish',
-      60_000,
+      async () =>
+        ((await queueStatus({ ...target, runId: run.runId })).runs[0]?.documents.stored ?? 0) >= 40,
+      '40 documents stored',
+      30_000,
     );
-    return { run, log, target };
-  }
-
-  it('a rate of 20/s holds across two workers (one document per job)', async () => {
-    const { run, log, target } = await runAll('rate', 100, 0, { rate: '20/s' });
-    expect(run.batchSize).toBe(1);
-    expect(run.jobs).toBe(100);
-    expect(run.ratePerSec).toBe(20);
-    expect(log.spans).toHaveLength(100);
-    expect(log.maxPerSecond()).toBeLessThanOrEqual(20);
-    // and the rate is used, not just respected: judged from the first request to the last, as
-    // the workers' start-up and the status polling are not the limiter's to spend
-    const starts = log.spans.map((span) => span.start);
-    expect(99 / ((Math.max(...starts) - Math.min(...starts)) / 1000)).toBeGreaterThan(12);
-    const status = await queueStatus(target);
-    expect(status.limits.ratePerSec).toBe(20);
+    await setQueueLimits({ ...target, rate: '10/s' });
+    const changedAt = Date.now();
+    await finished();
+    expect(log.maxPerSecond(changedAt - 1000)).toBeGreaterThan(10);
+    // requests reserved under the old rate still leave within a few of its intervals
+    expect(log.maxPerSecond(changedAt + 200)).toBeLessThanOrEqual(10);
+    expect(log.achievedRate(changedAt + 200)).toBeGreaterThan(7);
   });
 
-  it('maxInFlight 3 holds across two workers of concurrency 4', async () => {
-    const { log, target } = await runAll('ceiling', 120, 30, { maxInFlight: 3 });
-    expect(log.spans).toHaveLength(120);
-    expect(log.maxInFlight()).toBeLessThanOrEqual(3);
-    expect(log.maxInFlight()).toBe(3);
+  it('a ceiling holds across workers, and a lower one from the next request on', async () => {
+    const { log, target, run, kis, finished } = await setUp('ceiling', 160, 10, 30);
+    await setQueueLimits({ ...target, maxInFlight: 6 });
+    for (const name of ['a', 'b']) {
+      workers.push(await startWorker({ ...target, kis, concurrency: 8, name }));
+    }
+    await until(
+      async () =>
+        ((await queueStatus({ ...target, runId: run.runId })).runs[0]?.documents.stored ?? 0) >= 60,
+      '60 documents stored',
+      30_000,
+    );
+    await setQueueLimits({ ...target, maxInFlight: 2 });
+    const changedAt = Date.now();
+    await finished();
+    expect(log.spans).toHaveLength(160);
+    expect(log.maxInFlight()).toBe(6);
+    // requests already on the wire at the change end within the server's 30 ms
+    expect(log.maxInFlight(changedAt + 100)).toBeLessThanOrEqual(2);
     const status = await queueStatus(target);
-    expect(status.limits).toEqual({ maxInFlight: 3, ratePerSec: null });
+    expect(status.limits).toEqual({ maxInFlight: 2, ratePerSec: null });
   });
 });

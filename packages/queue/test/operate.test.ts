@@ -12,7 +12,7 @@ import {
   serveDashboard,
   startWorker,
 } from '../src/index.js';
-import { KEY, queueSetup, until, writeFiles } from './helpers.js';
+import { KEY, queueSetup, tempDir, until, writeFiles } from './helpers.js';
 
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 
@@ -131,12 +131,13 @@ describe('failed documents, retry, clean, overload and the dashboard', () => {
     }));
     // a server that serves one request at a time and refuses the rest with 503
     q.emulator = await startEmulator({ adminKey: KEY, capacity: 1, queue: 0, latencyMs: 20 });
+    // six jobs at once against one place: most answers are refusals, whatever the timing
     let run = await enqueue(
-      { kind: 'documents', documents: docs.slice(0, 24) },
+      { kind: 'documents', documents: docs.slice(0, 30) },
       { ...target, batchSize: 3 },
     );
     const kis = { baseUrl: q.emulator.baseUrl, apiKey: KEY };
-    let worker = await startWorker({ ...target, kis, concurrency: 4, logger: quiet });
+    let worker = await startWorker({ ...target, kis, concurrency: 6, logger: quiet });
     workers.push(worker);
     await until(async () => (await queueStatus(target)).rateLimitedForMs > 0, 'a queue-wide pause');
     await finished(target, run.runId);
@@ -158,26 +159,27 @@ describe('failed documents, retry, clean, overload and the dashboard', () => {
     expect(q.emulator.stats().by_status['503']).toBeGreaterThan(0);
   });
 
-  it('a worker whose key the server refuses stops, and says why in the queue', async () => {
+  it('a worker whose key the server refuses does not start, and says why in the queue', async () => {
     q.emulator = await startEmulator({ adminKey: KEY });
     const target = { connection: q.redis.url, queue: 'refused' };
     const doc = { id: 'r1', semantic_identifier: 'R', sections: [{ text: 'r' }], metadata: {} };
     const run = await enqueue({ kind: 'documents', documents: [doc] }, target);
-    const worker = await startWorker({
-      ...target,
-      kis: { baseUrl: q.emulator.baseUrl, apiKey: 'not-the-key-0123456789', logLevel: 'off' },
-      logger: quiet,
-      name: 'refused-worker',
-    });
-    const summary = await worker.closed;
-    expect(summary.stopped?.reason).toBe('refused');
+    await expect(
+      startWorker({
+        ...target,
+        kis: { baseUrl: q.emulator.baseUrl, apiKey: 'not-the-key-0123456789', logLevel: 'off' },
+        logger: quiet,
+        name: 'refused-worker',
+      }),
+    ).rejects.toThrow(/401|key/i);
     const status = await queueStatus({ ...target, runId: run.runId });
     expect(status.workers).toBe(0);
     expect(status.workerStops[0]).toMatchObject({ worker: 'refused-worker' });
-    expect(status.workerStops[0]?.reason).toMatch(/key/i);
-    // the document is not failed for the key of one worker: its job waits for another
+    expect(status.workerStops[0]?.reason).not.toContain('not-the-key');
+    // nothing was taken: the job waits for a worker the server accepts
     expect(status.runs[0]?.documents).toMatchObject({ stored: 0, failed: 0, pending: 1 });
     expect(status.runs[0]?.jobs).toMatchObject({ waiting: 1, failed: 0 });
+    expect(q.emulator.stats().ingestion.requests).toBe(0);
     workers.push(
       await startWorker({
         ...target,
@@ -187,6 +189,37 @@ describe('failed documents, retry, clean, overload and the dashboard', () => {
     );
     await finished(target, run.runId);
     expect(q.emulator.state.document('r1')).toBeDefined();
+  });
+
+  it('a worker whose root holds none of the queued files does not start', async () => {
+    q.emulator = await startEmulator({ adminKey: KEY });
+    const target = { connection: q.redis.url, queue: 'wrong-root' };
+    writeFiles(corpus.dir, 3, 'manual');
+    const run = await enqueue({ kind: 'files', root: corpus.dir, paths: ['manual'] }, target);
+    const elsewhere = tempDir('elsewhere');
+    try {
+      await expect(
+        startWorker({
+          ...target,
+          kis: { baseUrl: q.emulator.baseUrl, apiKey: KEY, logLevel: 'off' },
+          root: elsewhere.dir,
+          logger: quiet,
+        }),
+      ).rejects.toThrow(
+        `root ${elsewhere.dir} holds none of the 3 file(s) job ${run.runId}.0 names (such as manual/00/note-0.md) nor their folders: start the worker with --root set to the folder the producer gave as --root`,
+      );
+      workers.push(
+        await startWorker({
+          ...target,
+          kis: { baseUrl: q.emulator.baseUrl, apiKey: KEY, logLevel: 'off' },
+          root: corpus.dir,
+          logger: quiet,
+        }),
+      );
+      await finished(target, run.runId);
+    } finally {
+      elsewhere.remove();
+    }
   });
 
   it('serves the dashboard on loopback only', async () => {

@@ -1,11 +1,12 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkConnection, redactUrl } from '../src/connection.js';
 import { jobDataProblem, jobIdOf, runOfJobId } from '../src/job-data.js';
-import { parseRate, rateWindow, windowRate } from '../src/limits.js';
+import { parseRate } from '../src/limits.js';
 import { jsonlRanges } from '../src/plan/jsonl-ranges.js';
 import { OverloadWatch } from '../src/worker/overload.js';
+import { rootMisfit } from '../src/worker/root-fit.js';
 import { tempDir } from './helpers.js';
 
 const tmp = tempDir('units');
@@ -55,19 +56,39 @@ describe('rates', () => {
     expect(parseRate('7200/h')).toBe(2);
     expect(parseRate(12)).toBe(12);
     expect(() => parseRate('fast')).toThrow(
-      'rate must be documents per second, minute or hour such as 50/s, 3000/min or 100000/h (got "fast")',
+      'rate must be requests per second, minute or hour such as 50/s, 3000/min or 100000/h (got "fast")',
     );
     expect(() => parseRate('0/s')).toThrow('rate must be above 0');
   });
+});
 
-  it('cuts a rate into short windows that never exceed it', () => {
-    expect(rateWindow(50)).toEqual({ max: 1, duration: 20 });
-    expect(rateWindow(500)).toEqual({ max: 10, duration: 20 });
-    expect(rateWindow(0.5)).toEqual({ max: 1, duration: 2000 });
-    for (const r of [1, 3, 7, 33, 55, 99, 1234]) {
-      expect(windowRate(rateWindow(r))).toBeLessThanOrEqual(r);
-      expect(windowRate(rateWindow(r))).toBeGreaterThan(r * 0.9);
-    }
+describe('root fit', () => {
+  const root = join(tmp.dir, 'root');
+  mkdirSync(join(root, 'docs', 'a'), { recursive: true });
+  writeFileSync(join(root, 'docs', 'a', 'kept.md'), '# kept');
+  writeFileSync(join(root, 'top.jsonl'), '{}\n');
+  const base = { v: 2 as const, run: 'r1', seq: 3, start: 0, count: 2 };
+
+  it('fits a job whose files (or only their folders) are under the root', () => {
+    const files = { ...base, kind: 'files' as const, paths: ['docs/a/kept.md', 'docs/a/gone.md'] };
+    expect(rootMisfit(files, root)).toBeUndefined();
+    // deleted since the enqueue: their folder is still there, so each fails alone
+    expect(rootMisfit({ ...files, paths: ['docs/a/gone.md'] }, root)).toBeUndefined();
+    expect(rootMisfit({ ...files, dir: 'docs', paths: ['a/kept.md'] }, root)).toBeUndefined();
+    const jsonl = { ...base, kind: 'jsonl' as const, file: 'top.jsonl', name: 'top.jsonl' };
+    expect(rootMisfit({ ...jsonl, offset: 0, length: 3, line: 1 }, root)).toBeUndefined();
+    expect(rootMisfit({ ...base, kind: 'documents', documents: [] }, root)).toBeUndefined();
+  });
+
+  it('names a root that holds none of the files nor their folders', () => {
+    const files = { ...base, kind: 'files' as const, paths: ['handbook/x.md', 'handbook/y.md'] };
+    expect(rootMisfit(files, root)).toBe(
+      `root ${root} holds none of the 2 file(s) job r1.3 names (such as handbook/x.md) nor their folders`,
+    );
+    const jsonl = { ...base, kind: 'jsonl' as const, file: 'other.jsonl', name: 'other.jsonl' };
+    expect(rootMisfit({ ...jsonl, offset: 0, length: 3, line: 1 }, root)).toBe(
+      `root ${root} does not hold other.jsonl, which run r1 reads`,
+    );
   });
 });
 

@@ -8,20 +8,21 @@
  * back in the queue for another worker; a worker that dies leaves its jobs locked until BullMQ's
  * stalled-job check moves them back.
  */
-import type { IngestResult, KisClientOptions, Logger } from '@kis/client';
-import { createKisClient, runStopping } from '@kis/client';
-import { type Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
-import { checkConnection, createRedis, type QueueTarget, queueNames } from '../connection.js';
-import { QueueUsageError } from '../errors.js';
-import { type JobData, jobDataProblem } from '../job-data.js';
-import { applyLimits, checkLimits, type QueueLimits } from '../limits.js';
-import { checkRoot } from '../plan/files.js';
-import { type DocumentFailure, RunStore } from '../run-store.js';
+import { createKisClient, type KisClientOptions, KisError, type Logger } from '@kis/client';
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createRedis, type QueueTarget } from '../connection.js';
+import { applyLimits, type QueueLimits } from '../limits.js';
+import { RunStore } from '../run-store.js';
 import { AckCapture } from './ack-capture.js';
 import { QueueBackoff } from './backoff.js';
 import { type EngineStop, WorkerEngine } from './engine.js';
-import { jobItems } from './job-items.js';
+import { JobProcessor, messageOf, type WorkerCounts } from './job-processor.js';
 import { OverloadWatch } from './overload.js';
+import { checkKey, checkWaitingJobs } from './preflight.js';
+import { SharedRequestGate } from './request-gate.js';
+import { ROOT_FIX } from './root-fit.js';
+import { type WorkerSettings, workerSettings } from './settings.js';
 
 export interface StartWorkerOptions extends QueueTarget, QueueLimits {
   /**
@@ -67,20 +68,8 @@ export interface WorkerDocumentEvent {
   reason?: string | undefined;
 }
 
-export interface WorkerProgress {
-  /** Jobs running now. */
-  activeJobs: number;
-  jobsCompleted: number;
-  /** Jobs ended `failed` (some documents failed for good). */
-  jobsFailed: number;
-  /** Jobs put back in the queue by `close()`. */
-  jobsReturned: number;
-  created: number;
-  updated: number;
-  failed: number;
-  /** Documents skipped because their run already held them as stored. */
-  skipped: number;
-  /** Requests on the wire now. */
+export interface WorkerProgress extends WorkerCounts {
+  /** Requests on the wire now (sent, not yet answered). */
   inFlight: number;
   /** Times this worker paused the queue for overload. */
   overloadPauses: number;
@@ -88,9 +77,15 @@ export interface WorkerProgress {
   pausedSince: number | undefined;
 }
 
+/**
+ * Why a worker stopped by itself: the server refused its key (`refused`), an outage outlasted
+ * `maxOutageMs` (`outage`), or a job showed that its root does not hold what jobs name (`root`).
+ */
+export type WorkerStopReason = EngineStop | { reason: 'root'; message: string };
+
 export interface WorkerSummary extends WorkerProgress {
-  /** Set when the worker stopped by itself: the server refused the key, or an outage lasted. */
-  stopped: EngineStop | undefined;
+  /** Set when the worker stopped by itself. */
+  stopped: WorkerStopReason | undefined;
 }
 
 export interface QueueWorker {
@@ -104,43 +99,18 @@ export interface QueueWorker {
   readonly closed: Promise<WorkerSummary>;
 }
 
-function positive(value: number | undefined, field: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new QueueUsageError(`${field} must be above 0 (got ${JSON.stringify(value)})`);
-  }
-  return value;
+/** The Redis connections and queue handles a worker holds while it runs. */
+interface Connections {
+  /** Run state, limits and the queue's operations; errors are reported once, here. */
+  redis: Redis;
+  /** BullMQ's worker connection (blocking reads). */
+  workerRedis: Redis;
+  queue: Queue;
+  store: RunStore;
 }
 
-function wholePositive(value: number | undefined, field: string, fallback: number): number {
-  if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) {
-    throw new QueueUsageError(
-      `${field} must be a whole number of at least 1 (got ${JSON.stringify(value)})`,
-    );
-  }
-  return value ?? fallback;
-}
-
-/** One line from any error, for records and logs. */
-const messageOf = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ').trim();
-
-/** Starts a worker; resolves once it is connected and taking jobs. */
-export async function startWorker(options: StartWorkerOptions): Promise<QueueWorker> {
-  const { queue: queueName, prefix } = queueNames(options);
-  checkConnection(options.connection);
-  checkLimits(options);
-  if (options.kis === null || typeof options.kis !== 'object') {
-    throw new QueueUsageError('kis must give the server: { baseUrl, apiKey }');
-  }
-  const root = options.root === undefined ? undefined : checkRoot(options.root);
-  const concurrency = wholePositive(options.concurrency, 'concurrency', 8);
-  const lockDuration = positive(options.lockDurationMs, 'lockDurationMs', 30_000);
-  const stalledInterval = positive(options.stalledIntervalMs, 'stalledIntervalMs', 30_000);
-  const maxStalledCount = wholePositive(options.maxStalledCount, 'maxStalledCount', 5);
-  const name = options.name ?? `kis-worker-${process.pid}`;
-  const log: Logger = options.logger ?? options.kis.logger ?? console;
-
+function connect(options: StartWorkerOptions, settings: WorkerSettings): Connections {
+  const { name, log } = settings;
   const redis = createRedis(options.connection, `${name}:state`);
   const workerRedis = createRedis(options.connection, name);
   let redisDown = false;
@@ -153,199 +123,101 @@ export async function startWorker(options: StartWorkerOptions): Promise<QueueWor
     redisDown = false;
   });
   workerRedis.on('error', () => undefined); // reported once, above
-  const queue = new Queue(queueName, { connection: redis, prefix });
+  const queue = new Queue(settings.queue, { connection: redis, prefix: settings.prefix });
   queue.on('error', () => undefined);
-  const store = new RunStore(redis, prefix, queueName);
-  await applyLimits(queue, options);
+  const store = new RunStore(redis, settings.prefix, settings.queue);
+  return { redis, workerRedis, queue, store };
+}
+
+/** Starts a worker; resolves once it is connected and taking jobs. */
+export async function startWorker(options: StartWorkerOptions): Promise<QueueWorker> {
+  const settings = workerSettings(options);
+  const { name, log } = settings;
+  const kis = createKisClient(options.kis);
+  const conn = connect(options, settings);
+  const { redis, queue, store } = conn;
+  const disconnect = () => {
+    redis.disconnect();
+    conn.workerRedis.disconnect();
+  };
+  const gate = new SharedRequestGate(redis, store.keys, {
+    owner: `${name}:${Date.now().toString(36)}`,
+    leaseMs: settings.leaseMs,
+    onError: (error) => log.warn(`the queue's limits could not be read: ${messageOf(error)}`),
+  });
+  try {
+    await applyLimits({ queue, redis, store }, options);
+    await checkKey(kis, log);
+    await checkWaitingJobs(queue, settings.root);
+    await gate.start();
+  } catch (error) {
+    if (KisError.isInstance(error)) await recordStop(store, name, messageOf(error));
+    await queue.close().catch(() => undefined);
+    disconnect();
+    throw error;
+  }
 
   let worker: Worker | undefined;
+  let stopped: WorkerStopReason | undefined;
+  const closing = new AbortController();
   const backoff = new QueueBackoff(queue, () => worker);
   const watch = new OverloadWatch((ms, reason) => {
     log.warn(`${reason}: pausing the whole queue for ${Math.round(ms / 100) / 10} s`);
     backoff.pause(ms).catch(() => undefined);
   });
-  const kis = createKisClient(options.kis);
   const acks = new AckCapture();
-
-  const closing = new AbortController();
-  const counts = {
-    activeJobs: 0,
-    jobsCompleted: 0,
-    jobsFailed: 0,
-    jobsReturned: 0,
-    created: 0,
-    updated: 0,
-    failed: 0,
-    skipped: 0,
+  const stopWith = (stop: WorkerStopReason) => {
+    stopped ??= stop;
+    log.error(`worker ${name} stops: ${stop.message}`);
+    // said in the queue, so a producer waiting on its run learns why nothing moves
+    void recordStop(store, name, stop.message).finally(() => void close());
   };
-  let closePromise: Promise<WorkerSummary> | undefined;
-  let resolveClosed!: (summary: WorkerSummary) => void;
-  const closed = new Promise<WorkerSummary>((done) => {
-    resolveClosed = done;
-  });
-
   const engine = new WorkerEngine(
     kis,
     {
-      concurrency,
+      concurrency: settings.concurrency,
       adaptive: options.adaptive,
       retryForMs: options.retryForMs,
       timeoutMs: options.timeoutMs,
       maxOutageMs: options.maxOutageMs ?? Number.POSITIVE_INFINITY,
-      // each active job has one request on the wire: the queue's ceiling holds (limits.ts)
-      hedge: false,
-      // acknowledgements with their content hash, for runs that feed a sync's journal
+      // the queue's rate and ceiling, asked before every request
+      requestGate: gate,
+      // acknowledgements with their content hash, for runs that feed a producer's journal
       journal: acks,
       onAttempt: (attempt) => watch.observe(attempt.status ?? 0, attempt.retryAfterMs),
     },
     {
-      onFatal: (stop) => {
-        log.error(`worker ${name} stops: ${stop.message}`);
-        // said in the queue, so a producer waiting on its run learns why nothing moves
-        void store
-          .recordStop({
-            worker: name,
-            at: new Date().toISOString(),
-            reason: messageOf(stop.message),
-          })
-          .catch(() => undefined)
-          .finally(() => void close());
-      },
+      onFatal: stopWith,
       onRestart: (stop) => {
         if (!closing.signal.aborted) log.warn(`${stop.message} Trying again in a few seconds.`);
       },
     },
   );
+  const jobs = new JobProcessor({
+    store,
+    engine,
+    backoff,
+    acks,
+    root: settings.root,
+    closing: closing.signal,
+    onRootMisfit: (reason) => stopWith({ reason: 'root', message: `${reason}: ${ROOT_FIX}` }),
+    onDocument: options.onDocument,
+  });
 
-  /** Puts a job back in the queue for another worker (its stored documents stay recorded). */
-  async function giveBack(job: Job, token: string | undefined): Promise<never> {
-    await job.moveToWait(token);
-    counts.jobsReturned++;
-    throw new WaitingError();
-  }
-
-  async function recordResult(
-    job: Job,
-    data: JobData,
-    ordinal: number,
-    result: IngestResult,
-  ): Promise<'stored' | 'failed'> {
-    const jobId = job.id ?? '';
-    const entry = acks.take(result.documentId);
-    if (result.status === 'created' || result.status === 'updated') {
-      const ack =
-        data.acks && entry && result.documentId !== null
-          ? {
-              documentId: result.documentId,
-              entry: {
-                hash: entry.hash,
-                status: entry.status,
-                ccPairId: entry.ccPairId,
-                at: entry.at,
-                ...(entry.fingerprint === undefined ? {} : { fingerprint: entry.fingerprint }),
-              },
-            }
-          : undefined;
-      await store.record(data.run, ordinal, { status: result.status, ack });
-      counts[result.status]++;
-    } else {
-      const failure: DocumentFailure = {
-        ordinal,
-        ref: result.ref,
-        documentId: result.documentId,
-        reason: result.error ? messageOf(result.error) : `not stored (${result.status})`,
-        httpStatus: result.error?.status,
-        attempts: result.attempts,
-        at: new Date().toISOString(),
-        jobId,
-      };
-      await store.record(data.run, ordinal, { status: 'failed', failure });
-      counts.failed++;
-    }
-    const stored = result.status === 'created' || result.status === 'updated';
-    options.onDocument?.({
-      runId: data.run,
-      jobId,
-      ordinal,
-      ref: result.ref,
-      documentId: result.documentId,
-      status: stored ? (result.status as 'created' | 'updated') : 'failed',
-      attempts: result.attempts,
-      ...(stored ? {} : { reason: result.error ? messageOf(result.error) : result.status }),
-    });
-    return stored ? 'stored' : 'failed';
-  }
-
-  async function processJob(job: Job, token?: string): Promise<unknown> {
-    const problem = jobDataProblem(job.data);
-    if (problem !== undefined) throw new UnrecoverableError(problem);
-    const data = job.data as JobData;
-    const stored = await store.storedAmong(data.run, data.start, data.count);
-    const done = { created: 0, updated: 0, skipped: 0 };
-    const failures: { ref: string; reason: string }[] = [];
-    let first = true;
-    for await (const { ordinal, item } of jobItems(data, root)) {
-      if (stored[ordinal - data.start]) {
-        done.skipped++;
-        counts.skipped++;
-        continue;
-      }
-      let result: IngestResult;
-      for (;;) {
-        if (closing.signal.aborted) return giveBack(job, token);
-        // the job's first document passed the queue's limiter when the job started
-        if (!first) await backoff.wait(closing.signal);
-        if (closing.signal.aborted) return giveBack(job, token);
-        result = await engine.send(item);
-        // refused for this worker's key or base URL, not for the document: another worker may
-        // store it (this one stops)
-        if (result.status === 'failed' && result.error && runStopping(result.error)) {
-          return giveBack(job, token);
-        }
-        if (result.status !== 'aborted') break;
-        if (closing.signal.aborted || engine.fatal) return giveBack(job, token);
-        // the engine run was replaced (no server yet): send it again through the new one
-      }
-      first = false;
-      const outcome = await recordResult(job, data, ordinal, result);
-      if (outcome === 'stored') done[result.status as 'created' | 'updated']++;
-      else failures.push({ ref: item.ref, reason: result.error?.message ?? result.status });
-    }
-    if (failures.length > 0) {
-      const head = failures[0] as { ref: string; reason: string };
-      throw new UnrecoverableError(
-        `${failures.length} of ${data.count} documents failed (first: ${head.ref}: ${messageOf(head.reason)})`,
-      );
-    }
-    await store.jobDone(data.run, data.seq);
-    return done;
-  }
-
-  worker = new Worker(
-    queueName,
-    async (job, token) => {
-      counts.activeJobs++;
-      try {
-        return await processJob(job, token);
-      } finally {
-        counts.activeJobs--;
-      }
-    },
-    {
-      connection: workerRedis,
-      prefix,
-      concurrency,
-      lockDuration,
-      stalledInterval,
-      maxStalledCount,
-      name,
-      autorun: false,
-    },
-  );
+  worker = new Worker(settings.queue, jobs.process, {
+    connection: conn.workerRedis,
+    prefix: settings.prefix,
+    concurrency: settings.concurrency,
+    lockDuration: settings.lockDuration,
+    stalledInterval: settings.stalledInterval,
+    maxStalledCount: settings.maxStalledCount,
+    name,
+    autorun: false,
+  });
   worker.on('error', () => undefined); // Redis errors: reported once by the state connection
-  worker.on('completed', () => void counts.jobsCompleted++);
+  worker.on('completed', () => void jobs.counts.jobsCompleted++);
   worker.on('failed', (job, error) => {
-    if (job && error.name !== 'WaitingError') counts.jobsFailed++;
+    if (job && error.name !== 'WaitingError') jobs.counts.jobsFailed++;
   });
   void worker.run().catch((error: unknown) => {
     log.error(`worker ${name}: ${messageOf(error)}`);
@@ -356,23 +228,28 @@ export async function startWorker(options: StartWorkerOptions): Promise<QueueWor
   const progress = (): WorkerProgress => {
     const p = engine.progress();
     return {
-      ...counts,
+      ...jobs.counts,
       inFlight: p?.inFlight ?? 0,
       overloadPauses: watch.tripped,
       pausedSince: p?.pausedSince,
     };
   };
 
+  let closePromise: Promise<WorkerSummary> | undefined;
+  let resolveClosed!: (summary: WorkerSummary) => void;
+  const closed = new Promise<WorkerSummary>((done) => {
+    resolveClosed = done;
+  });
   function close(): Promise<WorkerSummary> {
     closePromise ??= (async () => {
       closing.abort();
       engine.stop();
       await worker?.close();
       await engine.close();
+      await gate.close();
       await queue.close().catch(() => undefined);
-      redis.disconnect();
-      workerRedis.disconnect();
-      const summary: WorkerSummary = { ...progress(), stopped: engine.fatal };
+      disconnect();
+      const summary: WorkerSummary = { ...progress(), stopped: stopped ?? engine.fatal };
       resolveClosed(summary);
       return summary;
     })();
@@ -380,4 +257,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<QueueWor
   }
 
   return { name, progress, close, closed };
+}
+
+/** Says in the queue that a worker stopped by itself, and why. */
+function recordStop(store: RunStore, worker: string, reason: string): Promise<void> {
+  return store
+    .recordStop({ worker, at: new Date().toISOString(), reason: messageOf(reason) })
+    .catch(() => undefined);
 }

@@ -174,7 +174,10 @@ export async function runWorker(
       'Press Ctrl-C to stop (requests on the wire finish; the jobs go back to the queue).',
     ],
   );
-  const status = setInterval(() => out.info(statusLine(worker)), STATUS_EVERY_MS);
+  const status = setInterval(() => {
+    const line = statusLine(worker);
+    if (line !== undefined) out.info(line);
+  }, STATUS_EVERY_MS);
   status.unref();
   try {
     return await untilStopped(ctx, worker, interrupts, connection.baseUrl);
@@ -201,9 +204,11 @@ function reportDocument(ctx: Context, event: WorkerDocumentEvent): void {
   else out.debug(`${event.status.padEnd(7)} ${ref}`);
 }
 
-function statusLine(worker: QueueWorker): string {
+/** How the worker is doing, while it has work: nothing when idle. */
+export function statusLine(worker: Pick<QueueWorker, 'name' | 'progress'>): string | undefined {
   const p = worker.progress();
-  return `worker ${worker.name}: ${p.created + p.updated} stored, ${p.failed} failed, ${p.skipped} skipped; ${p.activeJobs} job(s) active, ${p.inFlight} in flight${p.pausedSince ? '; paused through an outage' : ''}`;
+  if (p.activeJobs === 0 && p.inFlight === 0 && p.pausedSince === undefined) return undefined;
+  return `worker ${worker.name}: ${p.created + p.updated} stored, ${p.failed} failed, ${p.skipped} skipped; ${p.activeJobs} job(s) active, ${p.inFlight} request(s) in flight${p.pausedSince ? '; paused through an outage' : ''}`;
 }
 
 /**
@@ -229,6 +234,10 @@ async function untilStopped(
     if (first !== 'signal') {
       printSummary(ctx, worker.name, first);
       const stop = first.stopped;
+      if (stop?.reason === 'root') {
+        out.error(`worker ${worker.name} stopped: ${oneLine(stop.message)}`);
+        return ExitCode.Usage;
+      }
       if (stop) {
         const failure = stop.error ? describeFailure(stop.error, baseUrl) : undefined;
         out.error(

@@ -38,7 +38,7 @@ export function rateArg(value: string): string {
     Number.parseFloat(value) <= 0
   ) {
     throw new InvalidArgumentError(
-      'expected documents per second, minute or hour, e.g. 50/s, 3000/min, or none.',
+      'expected requests per second, minute or hour, e.g. 50/s, 3000/min, or none.',
     );
   }
   return value.trim();
@@ -52,7 +52,6 @@ const WORKER_SIDE = ['concurrency', 'minConcurrency', 'fixedConcurrency', 'retry
 
 /** Flags of local runs that mean nothing in queue mode, and why. */
 const LOCAL_ONLY: Record<string, string> = {
-  journal: 'the queue records what is stored (kis sync --queue keeps its --journal)',
   dryRun: 'a dry run without --queue checks the same documents',
   watch: 'start kis sync --queue again when the paths change',
 };
@@ -63,7 +62,10 @@ ${wrap(
 the documents (files by their path under --root, byte ranges of JSONL files) in the Redis at
 --queue, for any number of \`kis worker\` processes on any machines that mount --root; prints the
 run id and exits, or with --wait shows the run's progress until it ends. Workers take the
-concurrency, retry and outage flags; --rate and --max-in-flight hold across all of them.`,
+concurrency, retry and outage flags; --rate and --max-in-flight hold per request across all of
+them. With --cc-pair the pair's journal is kept as in a local run: files it holds unchanged are
+not enqueued, and what the workers store is written to it (while --wait runs, or at the next
+ingest or sync of the pair).`,
 )}
 ${EXAMPLES([
   'kis ingest ./docs --cc-pair 2 --queue redis://127.0.0.1:6379/0',
@@ -89,7 +91,7 @@ export function addQueueOptions(command: Command): Command {
       )
       .option(
         '--batch-size <n>',
-        'with --queue: documents per job (default 10 with files, else 50; 1 while the queue has a rate)',
+        'with --queue: documents per job (default 10 with files, else 50)',
         intArg(1, 10_000),
       )
       .option(
@@ -136,7 +138,6 @@ function checkQueueFlags(command: Command): void {
     );
   }
   for (const [option, why] of Object.entries(LOCAL_ONLY)) {
-    if (option === 'journal' && name === 'sync') continue;
     if (option === 'dryRun' && name === 'sync') continue;
     if (given(option)) throw new UsageError(`${flagOf(option)}: not with --queue (${why})`);
   }

@@ -1,0 +1,72 @@
+/**
+ * A worker's settings: `startWorker`'s options checked, with their defaults, before anything
+ * connects (README, "Workers").
+ */
+import type { Logger } from '@kis/client';
+import { checkConnection, queueNames } from '../connection.js';
+import { QueueUsageError } from '../errors.js';
+import { checkLimits } from '../limits.js';
+import { checkRoot } from '../plan/files.js';
+import type { StartWorkerOptions } from './worker.js';
+
+export interface WorkerSettings {
+  queue: string;
+  prefix: string;
+  name: string;
+  root: string | undefined;
+  concurrency: number;
+  lockDuration: number;
+  stalledInterval: number;
+  maxStalledCount: number;
+  /** How long a request counts against the queue's ceiling at most: its time-out and a margin. */
+  leaseMs: number;
+  log: Logger;
+}
+
+/** The client's time-out per attempt when neither the worker nor the client names one. */
+const CLIENT_TIMEOUT_MS = 120_000;
+/** Added to a request's time-out for its lease under the ceiling. */
+const LEASE_MARGIN_MS = 30_000;
+
+function positive(value: number | undefined, field: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new QueueUsageError(`${field} must be above 0 (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+function wholePositive(value: number | undefined, field: string, fallback: number): number {
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) {
+    throw new QueueUsageError(
+      `${field} must be a whole number of at least 1 (got ${JSON.stringify(value)})`,
+    );
+  }
+  return value ?? fallback;
+}
+
+export function workerSettings(options: StartWorkerOptions): WorkerSettings {
+  const { queue, prefix } = queueNames(options);
+  checkConnection(options.connection);
+  checkLimits(options);
+  if (options.kis === null || typeof options.kis !== 'object') {
+    throw new QueueUsageError('kis must give the server: { baseUrl, apiKey }');
+  }
+  const timeoutMs = positive(
+    options.timeoutMs,
+    'timeoutMs',
+    options.kis.timeoutMs ?? CLIENT_TIMEOUT_MS,
+  );
+  return {
+    queue,
+    prefix,
+    name: options.name ?? `kis-worker-${process.pid}`,
+    root: options.root === undefined ? undefined : checkRoot(options.root),
+    concurrency: wholePositive(options.concurrency, 'concurrency', 8),
+    lockDuration: positive(options.lockDurationMs, 'lockDurationMs', 30_000),
+    stalledInterval: positive(options.stalledIntervalMs, 'stalledIntervalMs', 30_000),
+    maxStalledCount: wholePositive(options.maxStalledCount, 'maxStalledCount', 5),
+    leaseMs: timeoutMs + LEASE_MARGIN_MS,
+    log: options.logger ?? options.kis.logger ?? console,
+  };
+}
