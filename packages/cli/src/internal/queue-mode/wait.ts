@@ -99,7 +99,7 @@ export async function followRun(
         processed: d.stored + d.failed + options.local.processed,
         failed: d.failed + options.local.failed,
         skipped: 0,
-        ratePerSec: run.throughput.recentPerSec || run.throughput.overallPerSec,
+        ratePerSec: run.throughput.perSec,
         // jobs running across all workers: each has one request on the wire at most
         concurrency: run.jobs.active,
       });

@@ -25,7 +25,8 @@ export function runJson(run: RunStatus): Record<string, unknown> {
   return {
     run_id: run.runId,
     created_at: run.createdAt,
-    state: run.state,
+    state: run.phase,
+    enqueue_state: run.state,
     finished: run.finished,
     cc_pair_id: run.ccPairId ?? null,
     batch_size: run.batchSize,
@@ -47,6 +48,7 @@ export function runJson(run: RunStatus): Record<string, unknown> {
       waiting: j.waiting,
     },
     throughput: {
+      per_sec: run.throughput.perSec,
       recent_per_sec: run.throughput.recentPerSec,
       overall_per_sec: run.throughput.overallPerSec,
     },
@@ -64,6 +66,7 @@ export function statusJson(status: QueueStatus): Record<string, unknown> {
       max_in_flight: status.limits.maxInFlight,
       rate_per_sec: status.limits.ratePerSec,
     },
+    requests_per_sec: status.requestsPerSec,
     jobs: status.jobs,
     worker_stops: status.workerStops,
     runs: status.runs.map(runJson),
@@ -79,19 +82,12 @@ export function limitsText(limits: QueueStatus['limits']): string {
   return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
-/** What a run is doing, in a word. */
-function stateWord(run: RunStatus): string {
-  if (run.finished) return run.documents.failed > 0 ? 'failed' : 'done';
-  if (run.state === 'enqueuing') return 'enqueuing';
-  return run.state === 'interrupted' ? 'partial' : 'running';
-}
-
 /** The text of `kis queue status`: the queue, then a line per run and its first failures. */
 export function statusText(status: QueueStatus, where: string): string[] {
   const j = status.jobs;
   const lines = [
     `queue ${status.queue} at ${where}: ${status.workers} worker(s); jobs ${j.waiting + j.prioritized} waiting, ${j.active} active, ${j.delayed} delayed, ${j.completed} completed (kept), ${j.failed} failed`,
-    `limits: ${limitsText(status.limits)}${status.paused ? '; paused' : ''}${
+    `limits: ${limitsText(status.limits)}; requests: ${formatRate(status.requestsPerSec)} over the last 10 s${status.paused ? '; paused' : ''}${
       status.rateLimitedForMs > 1_000
         ? `; paused for overload, ${(status.rateLimitedForMs / 1000).toFixed(1)} s left`
         : ''
@@ -106,11 +102,11 @@ export function statusText(status: QueueStatus, where: string): string[] {
   }
   const rows = status.runs.map((run) => [
     run.runId,
-    stateWord(run),
+    run.phase,
     `${run.documents.stored}/${run.documents.total}`,
     String(run.documents.failed),
     String(run.documents.pending),
-    formatRate(run.throughput.recentPerSec || run.throughput.overallPerSec),
+    formatRate(run.throughput.perSec),
     run.createdAt.replace(/\.\d+Z$/, 'Z'),
   ]);
   const header = ['RUN', 'STATE', 'STORED', 'FAILED', 'PENDING', 'RATE', 'CREATED'];
