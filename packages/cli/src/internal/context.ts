@@ -135,6 +135,20 @@ export class Context {
     return this.connectionPromise;
   }
 
+  /**
+   * The base URL from the flags or the environment, checked, or undefined when none is given: for
+   * what only names the server (a queue producer's journal) and never calls it.
+   */
+  configuredBaseUrl(): string | undefined {
+    const rawBase = this.options.baseUrl ?? this.io.env.KIS_BASE_URL;
+    if (rawBase === undefined || rawBase.trim() === '') return undefined;
+    return checkBaseUrl(
+      rawBase.trim(),
+      this.options.baseUrl !== undefined ? '--base-url' : 'KIS_BASE_URL',
+      true,
+    );
+  }
+
   private async resolveConnection(requireApi = true): Promise<Connection> {
     const { env } = this.io;
     const rawBase = this.options.baseUrl ?? env.KIS_BASE_URL;

@@ -11,7 +11,16 @@ import type { Emulator } from '@kis/emulator';
 import { queueStatus } from '@kis/queue';
 import { startRedis, type TestRedis } from '@kis/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, assertBuilt, emulator, envFor, jsonLines, kis } from '../helpers/cli.js';
+import {
+  ADMIN_KEY,
+  assertBuilt,
+  collect,
+  emulator,
+  envFor,
+  jsonLines,
+  kis,
+  spawnKis,
+} from '../helpers/cli.js';
 import { type KisWorker, startKisWorker, until } from '../helpers/queue.js';
 
 let redis: TestRedis;
@@ -151,7 +160,7 @@ describe('kis ingest --queue and kis worker', () => {
     expect((await stop(w)).code).toBe(0);
   });
 
-  it('JSONL files go as byte ranges, stdin as documents in the jobs; a rate makes jobs of one', async () => {
+  it('JSONL files go as byte ranges, stdin as documents in the jobs', async () => {
     emu.state.reset();
     const doc = (id: string) =>
       JSON.stringify({ id, semantic_identifier: id, sections: [{ text: id }], metadata: {} });
@@ -165,10 +174,11 @@ describe('kis ingest --queue and kis worker', () => {
       { env, cwd: work },
     );
     expect(file.code, file.stderr).toBe(0);
+    // the rate holds per request: jobs keep their size
     expect(enqueuedOf(file.stdout)).toMatchObject({
       documents: 3,
-      jobs: 3,
-      batch_size: 1,
+      jobs: 1,
+      batch_size: 50,
       rate_per_sec: 200,
     });
     const piped = await kis(['--json', 'ingest', '-', ...on('lines'), '--rate', 'none', '--wait'], {
@@ -185,24 +195,94 @@ describe('kis ingest --queue and kis worker', () => {
     expect((await stop(w)).code).toBe(0);
   });
 
-  it('--wait exits 3 when the workers stop (the server refuses their key)', async () => {
+  it('four workers started after the enqueue keep to their --rate, whatever a job holds', async () => {
+    const log: number[] = [];
+    const counted = await emulator({
+      logRequest: (line) => {
+        const m = /^POST \S*\/ingestion \d+ ([\d.]+)ms$/.exec(line);
+        if (m) log.push(Date.now() - Number(m[1]));
+      },
+    });
+    try {
+      const doc = (i: number) =>
+        JSON.stringify({
+          id: `r${i}`,
+          semantic_identifier: `R ${i}`,
+          sections: [{ text: 'r' }],
+          metadata: {},
+        });
+      await writeFile(
+        join(work, 'rated.jsonl'),
+        `${Array.from({ length: 200 }, (_, i) => doc(i)).join('\n')}\n`,
+      );
+      // default flags: jobs of 50 documents
+      const produced = await kis(
+        ['--json', 'ingest', 'rated.jsonl', ...on('rated'), '--root', work],
+        {
+          env: envFor(counted),
+          cwd: work,
+        },
+      );
+      expect(produced.code, produced.stderr).toBe(0);
+      const runId = enqueuedOf(produced.stdout).run_id as string;
+      const four = [];
+      for (let i = 0; i < 4; i++) {
+        const w = await startKisWorker([...on('rated'), '--root', work, '--rate', '50/s'], {
+          env: envFor(counted),
+          cwd: elsewhere,
+        });
+        running.push(w);
+        four.push(w);
+      }
+      expect(four[0]?.output().stdout).toContain('"rate_per_sec":50');
+      await finished('rated', runId);
+      for (const w of four) expect((await stop(w)).code).toBe(0);
+      expect(log).toHaveLength(200);
+      const perSecond = new Map<number, number>();
+      for (const t of log)
+        perSecond.set(Math.floor(t / 1000), (perSecond.get(Math.floor(t / 1000)) ?? 0) + 1);
+      expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(50);
+      // used, not only respected
+      expect(199 / ((Math.max(...log) - Math.min(...log)) / 1000)).toBeGreaterThan(40);
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('a worker refuses to start on a key the server refuses (exit 3) or a wrong --root (exit 2)', async () => {
     emu.state.reset();
     await writeFolder('refused', 3);
+    const waiting = spawnKis(['ingest', 'refused', ...on('refused'), '--wait'], { env, cwd: work });
+    const producer = collect(waiting);
+    await until(
+      async () => (await queueStatus({ connection: redis.url, queue: 'refused' })).runs.length > 0,
+      'the run to be enqueued',
+    );
     const badKey = 'kis-test-wrong-key-0a1b2c3d4e5f';
-    const w = await worker('refused', [], badKey);
-    const produced = await kis(['ingest', 'refused', ...on('refused'), '--wait'], {
-      env,
-      cwd: work,
+    const refused = await kis(['worker', ...on('refused'), '--root', work], {
+      env: envFor(emu, badKey),
+      cwd: elsewhere,
     });
-    expect(produced.code, produced.stderr).toBe(3);
-    expect(produced.stderr).toMatch(
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(refused.stdout).not.toContain('taking jobs');
+    expect(refused.stderr).toMatch(/authentication failed: .* the API key was rejected/);
+    expect(`${refused.stdout}${refused.stderr}`).not.toContain(badKey);
+    // the producer waiting on the run learns why nothing moves
+    const end = await producer;
+    expect(end.code, end.stderr).toBe(3);
+    expect(end.stderr).toMatch(
       /no worker is taking the run's jobs: worker kis-worker-\S+ stopped: .*key/,
     );
-    const end = await w.exited;
-    running.splice(running.indexOf(w), 1);
-    expect(end.code).toBe(3);
-    expect(end.stderr).toMatch(/stopped: authentication failed: .* the API key was rejected/);
-    expect(`${end.stdout}${end.stderr}`).not.toContain(badKey);
+    expect(storedIds()).toEqual([]);
+
+    const wrongRoot = await kis(['worker', ...on('refused'), '--root', elsewhere], {
+      env,
+      cwd: elsewhere,
+    });
+    expect(wrongRoot.code, wrongRoot.stderr).toBe(2);
+    expect(wrongRoot.stderr.trim()).toMatch(
+      /^error: root \S+ holds none of the 3 file\(s\) job \S+ names \(such as refused\/part-0\/note-0\.md\) nor their folders: start the worker with --root set to the folder the producer gave as --root/,
+    );
     expect(storedIds()).toEqual([]);
   });
 
@@ -267,19 +347,33 @@ describe('kis queue', () => {
       runs: [
         {
           run_id: runId,
-          state: 'enqueued',
+          state: 'failed',
+          enqueue_state: 'enqueued',
           finished: true,
           cc_pair_id: null,
           sources: [{ kind: 'files', root: work }],
           documents: { total: 2, created: 1, stored: 1, failed: 1, pending: 0, duplicates: 0 },
           jobs: { total: 1, completed: 0, failed: 1, active: 0, waiting: 0 },
-          throughput: { recent_per_sec: expect.any(Number), overall_per_sec: expect.any(Number) },
+          throughput: {
+            per_sec: expect.any(Number),
+            recent_per_sec: expect.any(Number),
+            overall_per_sec: expect.any(Number),
+          },
           failures: [
             { ref: 'ops/broken.json', run_id: runId, reason: expect.stringMatching(/JSON/) },
           ],
         },
       ],
     });
+
+    // a finished run's rate is the whole run's, fixed; the text says the same state as the JSON
+    const run = (shape?.runs as { throughput: Record<string, number> }[])[0];
+    expect(run?.throughput.per_sec).toBe(run?.throughput.overall_per_sec);
+    expect(shape?.requests_per_sec).toEqual(expect.any(Number));
+    const text = await kis(['queue', 'status', runId, '--queue-name', 'ops'], { env: queueEnv });
+    const row = text.stdout.split('\n').find((l) => l.startsWith(runId));
+    expect(row?.split(/\s+/)[1]).toBe('failed');
+    expect(text.stdout).toMatch(/^limits: none; requests: [\d.]+\/s over the last 10 s$/m);
 
     const failed = await kis(['--json', 'queue', 'failed', '--queue-name', 'ops'], {
       env: queueEnv,
@@ -366,8 +460,8 @@ describe('kis queue', () => {
     expect(await refused(['ingest', 'r1', '--root', '.'])).toBe(
       'error: --root: only with --queue (queue mode)',
     );
-    expect(await refused(['ingest', 'r1', ...on('x'), '--journal', 'j.jsonl'])).toMatch(
-      /^error: --journal: not with --queue/,
+    expect(await refused(['ingest', 'r1', ...on('x'), '--dry-run'])).toMatch(
+      /^error: --dry-run: not with --queue/,
     );
     expect(await refused(['ingest', 'r1', ...on('x'), '-c', '4'])).toMatch(
       /^error: --concurrency: with --queue, workers send/,

@@ -39,14 +39,14 @@ afterAll(async () => {
 });
 
 /** A file connector's pair, made with `kis`. */
-async function filePair(): Promise<number> {
+async function filePair(name = 'kb'): Promise<number> {
   const r = await kis(
     [
       '--json',
       'connector',
       'create',
       '--name',
-      'kb',
+      name,
       '--source',
       'file',
       '--config',
@@ -128,4 +128,91 @@ it('sends what changed through the workers, deletes what is gone, and learns wha
   const last = await syncThroughQueue(pair);
   expect(last.plan).toMatchObject({ create: 0, update: 0, unchanged: 4, delete: 0 });
   expect(requests()).toBe(before);
+});
+
+it('a sync after a queued ingest sends only what changed: two workers fed the journal', async () => {
+  // as docs/scaling.md tells it: ingest through the queue (no --wait), workers on their own
+  // machines, then a sync with --prune --wait
+  await writeTree(
+    join(work, 'corpus'),
+    Object.fromEntries(
+      Array.from({ length: 30 }, (_, i) => [
+        `part-${i % 3}/note-${i}.md`,
+        `# Note ${i}\n\nBody ${i}.`,
+      ]),
+    ),
+  );
+  const pair = await filePair('corpus');
+  const second = await startKisWorker(['--queue', redis.url, '--root', work], { env, cwd: work });
+  try {
+    const produced = await kis(
+      [
+        '--json',
+        'ingest',
+        'corpus',
+        '--cc-pair',
+        String(pair),
+        '--queue',
+        redis.url,
+        '--root',
+        work,
+      ],
+      { env, cwd: work },
+    );
+    expect(produced.code, produced.stderr).toBe(0);
+    const runId = (
+      jsonLines(produced.stdout).find((l) => 'enqueued' in l)?.enqueued as {
+        run_id: string;
+      }
+    ).run_id;
+    await until(
+      async () => (await queueStatus({ connection: redis.url, runId })).runs[0]?.finished === true,
+      'the queued ingest to finish',
+    );
+    await writeFile(join(work, 'corpus', 'part-0', 'note-0.md'), '# Note 0, changed');
+    await unlink(join(work, 'corpus', 'part-1', 'note-1.md'));
+    const before = emu.stats().ingestion.requests;
+    const r = await kis(
+      [
+        '--json',
+        'sync',
+        'corpus',
+        '--cc-pair',
+        String(pair),
+        '--queue',
+        redis.url,
+        '--root',
+        work,
+        '--prune',
+        '--wait',
+      ],
+      { env, cwd: work },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const plan = jsonLines(r.stdout).find((l) => 'plan' in l && typeof l.plan === 'object')?.plan;
+    expect(plan).toMatchObject({ create: 0, update: 1, unchanged: 28, delete: 1 });
+    expect(emu.stats().ingestion.requests - before).toBe(1);
+    // and an ingest again through the queue enqueues nothing the journal holds unchanged
+    const again = await kis(
+      [
+        '--json',
+        'ingest',
+        'corpus',
+        '--cc-pair',
+        String(pair),
+        '--queue',
+        redis.url,
+        '--root',
+        work,
+      ],
+      { env, cwd: work },
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(jsonLines(again.stdout).find((l) => 'enqueued' in l)?.enqueued).toMatchObject({
+      documents: 0,
+      skipped: 29,
+    });
+  } finally {
+    expect((await second.stop()).code).toBe(0);
+  }
 });

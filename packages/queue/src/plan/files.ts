@@ -28,10 +28,20 @@ export interface FilesSource {
   include?: readonly string[] | undefined;
   /** Globs that leave a file out. */
   exclude?: readonly string[] | undefined;
-  /** Only the files it accepts (by key and id): a sync's creates and updates. Default: all. */
-  select?: ((file: { ref: string; id: string | undefined }) => boolean) | undefined;
+  /**
+   * Only the files it accepts (by key, id and fingerprint): a sync's creates and updates, or the
+   * files a producer's journal does not hold unchanged. Default: all.
+   */
+  select?: ((file: SelectableFile) => boolean) | undefined;
   /** Hears about each file found in a directory and left out (an unsupported type). */
   onIgnored?: ((ref: string, reason: string) => void) | undefined;
+}
+
+/** What `select` sees of a file: its key, its id, and its fingerprint as a local run records it. */
+export interface SelectableFile {
+  ref: string;
+  id: string | undefined;
+  fingerprint: string | undefined;
 }
 
 /** Files of a job: paths under `dir` (under the root), keyed `keyPrefix` + path. */
@@ -144,7 +154,8 @@ export async function* fileBatches(
       yield { kind: 'failed', ref: item.ref, reason: await loadFailure(item) };
       continue;
     }
-    if (source.select && !source.select({ ref: item.ref, id: item.id })) continue;
+    const file = { ref: item.ref, id: item.id, fingerprint: item.fingerprint };
+    if (source.select && !source.select(file)) continue;
     const place = placeFile(root, item.path, item.ref);
     if (
       batch !== undefined &&

@@ -20,8 +20,9 @@ export function printEnqueued(
   out: Output,
   result: EnqueueResult,
   target: QueueTarget,
-  extra: { ignored: number; localFailed: number },
+  extra: { ignored: number; localFailed: number; skipped?: number },
 ): void {
+  const skipped = extra.skipped ?? 0;
   out.result(
     {
       enqueued: {
@@ -31,6 +32,7 @@ export function printEnqueued(
         jobs: result.jobs,
         failed: result.failed + extra.localFailed,
         ignored: extra.ignored,
+        skipped,
         batch_size: result.batchSize,
         rate_per_sec: result.ratePerSec,
         interrupted: result.interrupted,
@@ -39,6 +41,9 @@ export function printEnqueued(
     },
     [
       `${result.interrupted ? 'Interrupted: enqueued' : 'Enqueued'} run ${result.runId}: ${result.documents} document(s) in ${result.jobs} job(s) on queue ${result.queue} (${formatDuration(result.elapsedMs)})`,
+      ...(skipped > 0
+        ? [`  ${skipped} skipped (already acknowledged unchanged, from the journal)`]
+        : []),
       ...(extra.ignored > 0
         ? [`  ${extra.ignored} ignored (unsupported file types found in directories)`]
         : []),

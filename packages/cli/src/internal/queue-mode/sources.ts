@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fsReason, jsonlSource, loadFailure, type SourceItem } from '@kis/node';
-import type { QueueSource } from '@kis/queue';
+import type { QueueSource, SelectableFile } from '@kis/queue';
 import { UsageError } from '../errors.js';
 import { type Inputs, jsonlName } from '../inputs.js';
 
@@ -47,8 +47,8 @@ export interface QueuedSourceOptions {
   source: string | undefined;
   idPrefix: string | undefined;
   onIgnored: (ref: string, reason: string) => void;
-  /** Only these files (a sync's creates and updates). */
-  select?: ((file: { ref: string; id: string | undefined }) => boolean) | undefined;
+  /** Only these files (a sync's creates and updates, or what the journal does not hold). */
+  select?: ((file: SelectableFile) => boolean) | undefined;
 }
 
 /** The folders, files and JSONL files of the PATHs as queue sources, in the order given. */

@@ -2,25 +2,32 @@
  * `kis ingest PATH… --queue URL`: the paths planned as a local run plans them (the same files, ids
  * and order), enqueued as jobs that name the documents (`@kis/queue`'s `enqueue`), for
  * `kis worker` processes to send; prints the run id, or with `--wait` follows the run to its end.
+ * The pair's journal is kept as a local run keeps it: files it holds unchanged are not enqueued,
+ * and the workers' acknowledgements are written to it (queue-mode/acks.ts).
  */
 import type { Context } from '../../context.js';
 import { checkSource } from '../../enums.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
-import { readInputs, resolveBaseDir } from '../../inputs.js';
+import { type Inputs, readInputs, resolveBaseDir } from '../../inputs.js';
 import type { InterruptSource } from '../../interrupts.js';
-import { loadQueue } from '../../optional-queue.js';
+import { loadQueue, type QueueModule } from '../../optional-queue.js';
+import { journalFor } from '../../pair-journal.js';
+import { ackTaker, journalKnows, takeEarlierAcks } from '../../queue-mode/acks.js';
 import { enqueueRun } from '../../queue-mode/enqueue.js';
 import { waitAndReport } from '../../queue-mode/finish.js';
 import type { QueueFlags } from '../../queue-mode/options.js';
 import { printEnqueued, printFailure } from '../../queue-mode/report.js';
 import { pathSources, resolveRoot, stdinDocuments } from '../../queue-mode/sources.js';
-import { queueCall, queueTarget } from '../../queue-target.js';
+import { type QueueTarget, queueCall, queueTarget } from '../../queue-target.js';
 import type { RunFlags } from '../../run-options.js';
+import { type Journal, openRunJournal } from '../../run-setup.js';
 import { pairsLabel } from './report.js';
 
 /** What `kis ingest --queue` reads. */
 export interface QueuedIngestOptions extends RunFlags, QueueFlags {
   ccPair?: number;
+  /** `--journal FILE`, or false for `--no-journal`. */
+  journal?: string | false;
 }
 
 export async function runQueuedIngest(
@@ -29,7 +36,7 @@ export async function runQueuedIngest(
   options: QueuedIngestOptions,
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
-  const { out, io } = ctx;
+  const { io } = ctx;
   const q = await loadQueue('kis ingest --queue');
   const target = queueTarget(ctx, options, { fromEnv: false });
   const source = options.source === undefined ? undefined : checkSource('--source', options.source);
@@ -37,8 +44,59 @@ export async function runQueuedIngest(
     options.baseDir === undefined ? undefined : await resolveBaseDir(io.cwd, options.baseDir);
   const inputs = await readInputs(paths, io);
   const root = await resolveRoot(io.cwd, options.root);
+  const journal = await producerJournal(ctx, options);
+  try {
+    return await enqueueAndFollow(
+      ctx,
+      q,
+      target,
+      { inputs, root, source, baseDir, journal },
+      options,
+      interrupts,
+    );
+  } finally {
+    journal?.journal.close();
+  }
+}
 
+/**
+ * The pair's journal (or `--journal FILE`), as a local run keeps it: under the base URL this
+ * machine would use, when one is set (a producer itself never calls the server).
+ */
+function producerJournal(
+  ctx: Context,
+  options: QueuedIngestOptions,
+): Promise<{ journal: Journal; path: string } | undefined> {
+  const baseUrl = ctx.configuredBaseUrl();
+  return openRunJournal(
+    journalFor({ journal: options.journal, ccPair: options.ccPair, baseUrl }),
+    ctx.io.cwd,
+  );
+}
+
+interface Planned {
+  inputs: Inputs;
+  root: string;
+  source: string | undefined;
+  baseDir: string | undefined;
+  journal: { journal: Journal; path: string } | undefined;
+}
+
+async function enqueueAndFollow(
+  ctx: Context,
+  q: QueueModule,
+  target: QueueTarget,
+  planned: Planned,
+  options: QueuedIngestOptions,
+  interrupts: InterruptSource,
+): Promise<ExitCodeValue> {
+  const { out, io } = ctx;
+  const { inputs, root, source, baseDir } = planned;
+  const journal = planned.journal?.journal;
+  const ccPair = options.ccPair;
+  if (journal && ccPair !== undefined) await takeEarlierAcks(out, q, target, ccPair, journal);
   let ignored = 0;
+  let skipped = 0;
   const localFailures: string[] = [];
   const sources = pathSources(inputs, {
     root,
@@ -51,6 +109,15 @@ export async function runQueuedIngest(
       ignored++;
       out.result({ ref, status: 'ignored', reason });
     },
+    // as a local run: a file the journal holds unchanged for the pair is not sent again
+    select:
+      journal && ccPair !== undefined
+        ? (file) => {
+            if (!journalKnows(journal, ccPair, file)) return true;
+            skipped++;
+            return false;
+          }
+        : undefined,
   });
   if (inputs.stdin) {
     const documents = stdinDocuments(io.stdin, { source, idPrefix: undefined }, (ref, reason) =>
@@ -63,10 +130,10 @@ export async function runQueuedIngest(
     q,
     target,
     sources,
-    { ...options, ccPairId: options.ccPair, source },
+    { ...options, ccPairId: ccPair, source, acknowledgements: journal !== undefined },
     interrupts,
   );
-  printEnqueued(out, result, target, { ignored, localFailed: localFailures.length });
+  printEnqueued(out, result, target, { ignored, skipped, localFailed: localFailures.length });
   if (result.interrupted) {
     out.warn(`interrupted: run ${result.runId} holds the ${result.documents} document(s) enqueued`);
     return ExitCode.Interrupted;
@@ -84,12 +151,17 @@ export async function runQueuedIngest(
     }
     return localFailures.length > 0 ? ExitCode.ItemsFailed : ExitCode.Ok;
   }
-  return waitAndReport(ctx, q, target, {
+  const acks =
+    ccPair === undefined ? undefined : ackTaker(q, target, ccPair, journal, result.runId);
+  const code = await waitAndReport(ctx, q, target, {
     runId: result.runId,
     label: 'ingesting',
     ignored,
     localFailures,
-    pairs: pairsLabel(new Set([options.ccPair ?? null])),
+    pairs: pairsLabel(new Set([ccPair ?? null])),
     interrupts,
+    onPoll: acks?.onPoll,
   });
+  await acks?.takeNow();
+  return code;
 }

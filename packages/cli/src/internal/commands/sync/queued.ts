@@ -34,11 +34,12 @@ import type { InterruptSource } from '../../interrupts.js';
 import { loadQueue, type QueueModule } from '../../optional-queue.js';
 import { formatDuration, type Output } from '../../output.js';
 import { journalFor } from '../../pair-journal.js';
+import { ackTaker, takeEarlierAcks } from '../../queue-mode/acks.js';
 import { enqueueRun } from '../../queue-mode/enqueue.js';
 import { awaitRun, exitCodeOf } from '../../queue-mode/finish.js';
 import { printEnqueued, printFailure } from '../../queue-mode/report.js';
 import { checkUnderRoot, pathSources, resolveRoot } from '../../queue-mode/sources.js';
-import { type QueueTarget, queueCall, queueTarget } from '../../queue-target.js';
+import { type QueueTarget, queueTarget } from '../../queue-target.js';
 import { connect, type Journal, openRunJournal } from '../../run-setup.js';
 import { parseMaxDelete, type SyncCommandOptions } from './options.js';
 import { printPlan } from './pass.js';
@@ -51,9 +52,6 @@ export interface SyncRules {
     options: SyncCommandOptions,
   ): readonly string[] | ((id: string) => boolean);
 }
-
-/** How often, while waiting, the workers' acknowledgements are written to the journal. */
-const TAKE_ACKS_EVERY_MS = 5_000;
 
 /** The items of the PATHs as a local sync reads them; JSONL documents are also kept. */
 function syncItems(
@@ -99,27 +97,6 @@ function storedIdOf(item: SourceItem, ccPair: number): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Writes the acknowledgements the workers kept for this pair to the journal. */
-async function takeAcks(
-  q: QueueModule,
-  target: QueueTarget,
-  ccPair: number,
-  journal: Journal,
-  runId?: string,
-): Promise<{ entries: number; unfinished: string[] }> {
-  const taken = await queueCall(() =>
-    q.takeAcknowledgements({
-      ...target,
-      ccPairId: ccPair,
-      ...(runId === undefined ? {} : { runId }),
-      onEntries: async (entries) => {
-        for (const entry of entries) await journal.record(entry);
-      },
-    }),
-  );
-  return { entries: taken.entries, unfinished: taken.unfinished };
 }
 
 export async function runQueuedSync(
@@ -178,14 +155,7 @@ export async function runQueuedSync(
       : await openRunJournal(choice, io.cwd);
   try {
     if (journal && !options.dryRun) {
-      const taken = await takeAcks(q, target, options.ccPair, journal.journal);
-      if (taken.entries > 0)
-        out.info(`journal: ${taken.entries} acknowledgement(s) from the queue's workers`);
-      for (const run of taken.unfinished) {
-        out.warn(
-          `run ${run} of cc pair ${options.ccPair} is not finished: documents it still holds may be sent twice (harmless upserts)`,
-        );
-      }
+      await takeEarlierAcks(out, q, target, options.ccPair, journal.journal);
     }
     const started = Date.now();
     const session = await sync(client, items(), {
@@ -329,22 +299,16 @@ async function carryOut(ctx: Context, c: Carry): Promise<ExitCodeValue> {
     return localFailures.length + deletions.failed > 0 ? ExitCode.ItemsFailed : ExitCode.Ok;
   }
 
-  let lastTake = Date.now();
-  const takeNow = async () => {
-    if (c.journal) await takeAcks(q, target, options.ccPair, c.journal, runId);
-    lastTake = Date.now();
-  };
+  const acks = ackTaker(q, target, options.ccPair, c.journal, runId);
   const { end, failures } = await awaitRun(ctx, q, target, {
     runId,
     label: 'syncing',
     ignored: c.ignored,
     localFailures,
     interrupts: c.interrupts,
-    onPoll: async () => {
-      if (Date.now() - lastTake >= TAKE_ACKS_EVERY_MS) await takeNow();
-    },
+    onPoll: acks.onPoll,
   });
-  await takeNow();
+  await acks.takeNow();
   // as a local sync: nothing deleted after a run that stopped or was left
   const deletions = end.how === 'finished' ? await deleteGone(ctx, c) : { deleted: 0, failed: 0 };
   printSyncSummary(out, {
