@@ -131,9 +131,10 @@ function fileFingerprint(path: string, source: string | undefined): string | und
 
 /**
  * Bump when extraction changes what a file's document holds: fingerprints then stop matching.
- * 2: HTML headings keep their case. 3: Markdown front matter read as title and metadata.
+ * 2: HTML headings keep their case. 3: Markdown front matter read as title and metadata. 4: MDX
+ * pages strict MDX refuses read leniently.
  */
-const EXTRACTION_VERSION = 3;
+const EXTRACTION_VERSION = 4;
 
 /** Reads and extracts one file (uploading it when it is an image) into its document. */
 async function fileDocument(
