@@ -16,7 +16,7 @@ import { EXAMPLES, wrap } from '../../help-text.js';
 import { inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
 import type { Output } from '../../output.js';
-import { checkPairBeforeRun } from '../../pair-check.js';
+import { checkPair } from '../../pair-check.js';
 import { journalFor } from '../../pair-journal.js';
 import { createProgress, type ProgressReporter } from '../../progress.js';
 import { addQueueOptions, type QueueFlags } from '../../queue-mode/options.js';
@@ -119,7 +119,7 @@ export async function runIngest(
   const inputs = await readInputs(paths, io);
   const dryRun = options.dryRun === true;
   const { client, baseUrl } = await connect(ctx, dryRun);
-  await checkPairBeforeRun(client, options.ccPair, baseUrl, 'ingest');
+  await checkPair(client, options.ccPair, baseUrl, 'ingest');
   let run: IngestRun | undefined;
   // the sources' walk reports ignored files to the report, which asks them about kinds
   const report = new IngestReport(out, { dryRun, baseUrl, kindOf: (ref) => sources.kindOf(ref) });
