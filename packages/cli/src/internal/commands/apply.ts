@@ -22,7 +22,7 @@ import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue } from '../errors.js';
 import { describeFailure } from '../failure.js';
 import { EXAMPLES, wrap } from '../help-text.js';
-import { readKisFile } from '../kis-file.js';
+import { type KisFile, readKisFile } from '../kis-file.js';
 import type { Output } from '../output.js';
 import { stateFile } from '../state-files.js';
 import { TakenNames } from '../taken-names.js';
@@ -184,11 +184,11 @@ async function nameWarnings(client: KisClient, baseUrl: string, plan: ApplyPlan)
 function reportIssues(
   ctx: Context,
   error: DesiredStateError,
-  where: (entry: string) => string,
+  where: KisFile['where'],
 ): ExitCodeValue {
   for (const issue of error.issues) {
     ctx.out.error(
-      `${where(issue.entry)}: ${issue.entry}: ${issue.path ? `${issue.path}: ` : ''}${issue.message}`,
+      `${where(issue)}: ${issue.entry}: ${issue.path ? `${issue.path}: ` : ''}${issue.message}`,
     );
   }
   ctx.out.error(`${error.issues.length} problem(s) in the file; nothing was sent`);
@@ -197,13 +197,8 @@ function reportIssues(
 
 export async function runApply(ctx: Context, options: ApplyCommandOptions): Promise<ExitCodeValue> {
   const { out } = ctx;
-  let file: Awaited<ReturnType<typeof readKisFile>>;
-  try {
-    file = await readKisFile(options.file, ctx.io);
-  } catch (error) {
-    if (DesiredStateError.isInstance(error)) return reportIssues(ctx, error, () => options.file);
-    throw error;
-  }
+  const file = await readKisFile(options.file, ctx.io);
+  if (file.problems) return reportIssues(ctx, file.problems, file.where);
   for (const secret of file.secrets) ctx.secrets.add(secret);
   const client = await ctx.client();
   const { baseUrl } = await ctx.connection();
