@@ -46,6 +46,7 @@ const PINNED: Record<string, readonly string[]> = {
     '--refresh-freq <seconds>',
     '--prune-freq <seconds>',
     '--credential <id|auto> = "auto"',
+    '--allow-duplicate-name',
     '--from <file>',
   ],
   'connector fields': ['<source>'],

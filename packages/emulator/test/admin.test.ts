@@ -62,7 +62,11 @@ describe('admin page (GET /)', () => {
     expect(r.html).toContain('Page one');
     expect(r.html).toContain('<span class="state queued">queued</span>');
     expect(r.html).not.toContain('very-secret-token');
-    expect(r.html).not.toMatch(/<(script|link|img)\b/i);
+    // self-contained: no script or image, and its one link is its inline icon
+    expect(r.html).not.toMatch(/<(script|img)\b/i);
+    expect(r.html.match(/<link\b[^>]*>/gi)).toEqual([
+      expect.stringMatching(/^<link rel="icon" href="data:image\/svg\+xml,/),
+    ]);
 
     emulator.indexer.drain();
     expect((await page()).html).toContain('<span class="state indexed">indexed</span>');

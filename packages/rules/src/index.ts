@@ -129,6 +129,7 @@ export {
   DEFAULT_CREDENTIAL_ID,
   DEFAULT_CREDENTIAL_SOURCE,
   DEFAULT_DOCUMENT_SOURCE,
+  ingestionPairId,
   needsCredential,
   profileAcceptsSource,
   SOURCE_RELEASES,

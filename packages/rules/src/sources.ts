@@ -10,6 +10,11 @@ export const DEFAULT_CREDENTIAL_ID = 0;
 export const DEFAULT_CREDENTIAL_SOURCE = 'not_applicable';
 /** The pair a document goes to when `cc_pair_id` is missing, null or 0. */
 export const DEFAULT_CC_PAIR_ID = 1;
+
+/** The pair an ingestion request with this `cc_pair_id` stores its document in. */
+export function ingestionPairId(ccPairId: number | null | undefined): number {
+  return ccPairId || DEFAULT_CC_PAIR_ID;
+}
 /** The source of an ingested document that names none. */
 export const DEFAULT_DOCUMENT_SOURCE = 'ingestion_api';
 

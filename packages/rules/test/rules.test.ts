@@ -10,6 +10,7 @@ import {
   deriveDocumentId,
   extensionsFor,
   fileKindOf,
+  ingestionPairId,
   isMaskedValue,
   isNotAuthenticated,
   isRouteNotFound,
@@ -97,6 +98,16 @@ describe('sources and defaults', () => {
   it('has credential 0 and pair 1 as defaults', () => {
     expect(DEFAULT_CREDENTIAL_ID).toBe(0);
     expect(DEFAULT_CC_PAIR_ID).toBe(1);
+  });
+
+  it.each([
+    [undefined, 1],
+    [null, 1],
+    [0, 1],
+    [1, 1],
+    [7, 7],
+  ])('ingestionPairId(%j) is %j (missing, null or 0: the default pair)', (given, expected) => {
+    expect(ingestionPairId(given)).toBe(expected);
   });
 
   it.each([

@@ -81,10 +81,13 @@ if (!/<head>/i.test(html)) {
   console.error('dist/reference.html has no <head> to put the Content-Security-Policy in');
   process.exit(1);
 }
+// An inline icon (img-src allows data:), so the browser asks the emulator for no /favicon.ico.
+const ICON =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%231d4ed8'/%3E%3Cpath d='M5 3v10M11 4 6 8.5 11 12' stroke='white' stroke-width='2' fill='none'/%3E%3C/svg%3E";
 writeFileSync(
   referencePath,
   html.replace(
     /<head>/i,
-    `<head>\n  <meta http-equiv="Content-Security-Policy" content="${CSP}" />`,
+    `<head>\n  <meta http-equiv="Content-Security-Policy" content="${CSP}" />\n  <link rel="icon" href="${ICON}" />`,
   ),
 );

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { DesiredStateError, type DesiredStateIssue } from '@kis/client';
 import type { DesiredState } from '@kis/node';
 import { UsageError } from './errors.js';
+import { type IssuePlace, type Position, PositionFinder } from './kis-file-positions.js';
 import { fsReason } from './structured.js';
 import { loadYaml } from './yaml-lib.js';
 
@@ -17,11 +18,14 @@ export interface KisFile {
   state: DesiredState;
   /** The values read from `${NAME}` and `@path` references (to keep out of any output). */
   secrets: string[];
-  /** `path:line` of an entry (`connectors[1]`), when the file is YAML. */
-  where(entry: string): string;
+  /**
+   * `path:line:col` of what an issue names (the key or value at its path in its entry), when the
+   * file is YAML; else `path`.
+   */
+  where(issue: IssuePlace): string;
+  /** The references that could not be resolved (`${NAME}` unset, a file unreadable). */
+  problems?: DesiredStateError | undefined;
 }
-
-const ENTRY = /^(credentials|connectors)\[(\d+)\]/;
 
 /** Resolves references in place; collects the problems (every one) and the values read. */
 class References {
@@ -92,29 +96,26 @@ class References {
 async function parse(path: string, text: string) {
   if (/\.json$/i.test(path)) {
     try {
-      return { value: JSON.parse(text) as unknown, lineOf: () => undefined };
+      return { value: JSON.parse(text) as unknown, find: (): Position | undefined => undefined };
     } catch (error) {
       throw new UsageError(`${path}: not valid JSON: ${(error as Error).message}`);
     }
   }
-  const { isMap, isSeq, LineCounter, parseDocument } = await loadYaml();
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const yaml = await loadYaml();
+  const lines = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const first = doc.errors[0];
   if (first !== undefined) {
     const at = lines.linePos(first.pos[0]);
-    throw new UsageError(`${path}:${at.line}: not valid YAML: ${first.message.split('\n')[0]}`);
+    throw new UsageError(
+      `${path}:${at.line}:${at.col}: not valid YAML: ${first.message.split('\n')[0]}`,
+    );
   }
-  const lineOf = (list: string, index: number): number | undefined => {
-    const seq = doc.get(list, true);
-    const node = isSeq(seq) ? seq.items[index] : undefined;
-    const start = isMap(node) ? node.range?.[0] : undefined;
-    return start === undefined ? undefined : lines.linePos(start).line;
-  };
-  return { value: doc.toJS({ maxAliasCount: 1000 }) as unknown, lineOf };
+  const finder = new PositionFinder(yaml, doc, lines);
+  return { value: doc.toJS({ maxAliasCount: 1000 }) as unknown, find: finder.find.bind(finder) };
 }
 
-/** Reads, parses and resolves a kis file; problems of references throw `DesiredStateError`. */
+/** Reads, parses and resolves a kis file; the problems of its references are returned with it. */
 export async function readKisFile(
   path: string,
   io: { cwd: string; env: NodeJS.ProcessEnv },
@@ -126,11 +127,10 @@ export async function readKisFile(
   } catch (error) {
     throw new UsageError(`-f: cannot read file "${path}": ${fsReason(error)}`);
   }
-  const { value, lineOf } = await parse(path, text);
-  const where = (entry: string) => {
-    const m = ENTRY.exec(entry);
-    const line = m ? lineOf(m[1] as string, Number(m[2])) : undefined;
-    return line === undefined ? path : `${path}:${line}`;
+  const { value, find } = await parse(path, text);
+  const where = (issue: IssuePlace) => {
+    const at = find(issue);
+    return at === undefined ? path : `${path}:${at.line}:${at.col}`;
   };
   if (value === null || value === undefined) return { path, state: {}, secrets: [], where };
   const refs = new References(dirname(full), io.env);
@@ -145,11 +145,9 @@ export async function readKisFile(
       }),
     );
   }
-  if (refs.issues.length > 0) {
-    throw new DesiredStateError(
-      `${refs.issues.length} unresolved references in ${path}`,
-      refs.issues,
-    );
-  }
-  return { path, state: state as DesiredState, secrets: refs.secrets, where };
+  const problems =
+    refs.issues.length > 0
+      ? new DesiredStateError(`${refs.issues.length} unresolved references in ${path}`, refs.issues)
+      : undefined;
+  return { path, state: state as DesiredState, secrets: refs.secrets, where, problems };
 }

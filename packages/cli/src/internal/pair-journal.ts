@@ -22,8 +22,8 @@ export interface JournalFlags {
 
 /**
  * `--journal FILE`; else the pair's journal ({@link pairJournalFile}); none with `--no-journal`,
- * without a server (a dry run) or without `--cc-pair` (`kis ingest` then sends to the pair the
- * server picks, and JSONL requests may name pairs of their own: no one pair's state to keep).
+ * or without a server or a pair (a dry run). `kis ingest` without `--cc-pair` gives pair 1, the
+ * server's default ingestion pair, so its journal is the one `kis sync --cc-pair 1` keeps.
  */
 export function journalFor(flags: JournalFlags): JournalChoice | undefined {
   if (typeof flags.journal === 'string') return { file: flags.journal, isDefault: false };

@@ -21,9 +21,14 @@ function someNames(rows: readonly ConnectorStatus[]): string {
   return `names: ${shown.join(', ')}${names.length > 8 ? ` and ${names.length - 8} more` : ''}`;
 }
 
+/** The rows of `rows` that answer to `name` (a PAIR argument with it fits each of them). */
+export function pairsNamed(name: string, rows: readonly ConnectorStatus[]): ConnectorStatus[] {
+  return rows.filter((r) => namesOf(r).includes(name));
+}
+
 /** The pair id `ref` names among `rows`; a usage error when none or several fit. */
 export function pairIdByName(ref: string, rows: readonly ConnectorStatus[]): number {
-  const ids = [...new Set(rows.filter((r) => namesOf(r).includes(ref)).map((r) => r.cc_pair_id))];
+  const ids = [...new Set(pairsNamed(ref, rows).map((r) => r.cc_pair_id))];
   if (ids.length === 1 && ids[0] !== undefined) return ids[0];
   if (ids.length === 0) {
     throw new UsageError(

@@ -246,18 +246,76 @@ connectors:
     const bad = await apply();
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
-      'kis.yaml:6: connectors[0] "Jira KIS": conifg: is not a key of this entry (did you mean config?)',
+      'kis.yaml:8:5: connectors[0] "Jira KIS": conifg: is not a key of this entry (did you mean config?)',
     );
     expect(bad.stderr).toContain(
-      'kis.yaml:6: connectors[0] "Jira KIS": credential: names no credential of the file: "Jira bott" (did you mean "Jira bot"?)',
+      'kis.yaml:9:17: connectors[0] "Jira KIS": credential: names no credential of the file: "Jira bott" (did you mean "Jira bot"?)',
     );
     expect(bad.stderr).toMatch(
-      /kis\.yaml:10: connectors\[1\] "Jira 2": config\.projekt_key: .*did you mean project_key/,
+      /kis\.yaml:12:53: connectors\[1\] "Jira 2": config\.projekt_key: .*did you mean project_key/,
     );
     expect(bad.stderr).toContain(
-      'kis.yaml:14: connectors[2] "Jira 2": name: repeats connectors[1]',
+      'kis.yaml:14:11: connectors[2] "Jira 2": name: repeats connectors[1]',
     );
     expect(proxy.requests).toEqual([]);
+  });
+
+  it('points at the line and column of the key or value at fault, not at its entry', async () => {
+    await writeFile(
+      join(work, 'kis.yaml'),
+      `connectors:
+  - name: Docs site
+    source: web
+    access_type: public
+    refresh_frq: 3600
+    config:
+      base_url: https://docs.example.com
+      web_connector_type: recursive
+  - name: Wiki
+    source: web
+    refresh_freq: hourly
+    config:
+      base_url: https://wiki.example.com
+      web_connector_type: sideways
+`,
+    );
+    const bad = await apply();
+    expect(bad.code).toBe(2);
+    const lines = bad.stderr.split('\n');
+    // the misspelled key, on the entry's 4th line
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^error: kis\.yaml:5:5: connectors\[0\] "Docs site": refresh_frq: is not a key of this entry \(did you mean refresh_freq\?\)/,
+      ),
+    );
+    // wrong values: where the value starts
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^error: kis\.yaml:11:19: connectors\[1\] "Wiki": refresh_freq: must be a whole number of seconds/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^error: kis\.yaml:14:27: connectors\[1\] "Wiki": config\.web_connector_type: expected one of /,
+      ),
+    );
+    expect(proxy.requests).toEqual([]);
+
+    await writeFile(
+      join(work, 'kis.yaml'),
+      `credentials:
+  - name: Jira bot
+    source: jira
+    credential_json:
+      jira_user_email: bot@example.com
+      jira_api_token: \${JIRA_TOKN}
+`,
+    );
+    const unset = await apply();
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain(
+      'error: kis.yaml:6:23: credentials[0] "Jira bot": credential_json.jira_api_token: environment variable JIRA_TOKN is not set',
+    );
   });
 
   it('round-trips through kis export: applying the export changes nothing and holds no secret', async () => {

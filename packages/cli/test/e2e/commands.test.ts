@@ -119,12 +119,14 @@ describe('kis connector create', () => {
     expect(out.credential_id).toBe(credentialId);
 
     const calls = proxy.requests.map((q) => `${q.method} ${q.path}`);
+    // the pair listing first: a name a pair already has is refused before anything is created
     expect(calls).toEqual([
+      'GET /api/manage/admin/connector/status',
       'GET /api/manage/admin/credential',
       'POST /api/manage/admin/connector',
       `PUT ${ASSOCIATE_PATH(out.connector_id, credentialId)}`,
     ]);
-    expect(proxy.requests[1]?.json).toEqual({
+    expect(proxy.requests[2]?.json).toEqual({
       name: 'KIS tracker',
       source: 'jira',
       input_type: 'poll',
@@ -134,7 +136,7 @@ describe('kis connector create', () => {
       prune_freq: 86400,
     });
     // deployed servers require a pair name (since 3.1): the client sends one on every server
-    expect(proxy.requests[2]?.json).toMatchObject({
+    expect(proxy.requests[3]?.json).toMatchObject({
       access_type: 'public',
       name: expect.any(String),
     });
@@ -159,8 +161,8 @@ describe('kis connector create', () => {
     expect(r.stdout).toMatch(
       /^Created connector "Uploads" \(source file\)\n {2}connector_id: {2}\d+\n {2}credential_id: 0\n {2}cc_pair_id: {4}\d+\n$/,
     );
-    expect(proxy.requests.map((q) => q.method)).toEqual(['POST', 'PUT']);
-    expect(proxy.requests[1]?.path).toMatch(/^\/api\/manage\/connector\/\d+\/credential\/0$/);
+    expect(proxy.requests.map((q) => q.method)).toEqual(['GET', 'POST', 'PUT']);
+    expect(proxy.requests[2]?.path).toMatch(/^\/api\/manage\/connector\/\d+\/credential\/0$/);
   });
 
   it('takes --config from a JSON file and an explicit --credential', async () => {
@@ -192,8 +194,9 @@ describe('kis connector create', () => {
       access_type: 'public',
       input_type: 'load_state',
     });
-    // the explicit id is checked (exists, source jira) before anything is created
-    expect(proxy.requests.map((q) => q.method)).toEqual(['GET', 'POST', 'PUT']);
+    // the name (the pair listing) and the explicit id (exists, source jira) are checked before
+    // anything is created
+    expect(proxy.requests.map((q) => q.method)).toEqual(['GET', 'GET', 'POST', 'PUT']);
   });
 
   it('refuses an unknown or wrong-source --credential before creating anything', async () => {

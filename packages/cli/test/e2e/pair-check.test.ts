@@ -7,7 +7,7 @@ const ctx = emulatorAndFolder('kis-pair-check-', (work) =>
   writeTree(work, { 'notes.txt': 'alpha beta gamma', 'dir/a.txt': 'a' }),
 );
 
-describe('the pair check of kis ingest and kis sync', () => {
+describe('the pair check of kis ingest, kis sync and kis docs list', () => {
   it('an unknown pair is one error up front naming it, and nothing is sent (exit 2)', async () => {
     const stored = ctx.emu.state.documents().length;
     const pattern = new RegExp(
@@ -27,6 +27,26 @@ describe('the pair check of kis ingest and kis sync', () => {
       pattern,
     );
     expect(ctx.emu.state.documents()).toHaveLength(stored);
+  });
+
+  it('every command that takes a pair says the same of an unknown one, exit 2', async () => {
+    const run = (args: string[]) => kis(args, { env: ctx.env, cwd: ctx.work });
+    const unknown = (label: string) =>
+      new RegExp(
+        `^error: ${label}: no such pair on ${literal(ctx.emu.baseUrl)}, or not one this key may reach \\(404 Not Found \\(".+"\\)\\)$`,
+      );
+    const listed = await run(['docs', 'list', '--cc-pair', '999']);
+    expectOneError(listed, 2, unknown('--cc-pair 999'));
+    expect(listed.stdout).toBe('');
+    const ingested = await run(['ingest', 'notes.txt', '--cc-pair', '999']);
+    expect(ingested.stderr).toBe(listed.stderr);
+    expectOneError(
+      await run(['--json', 'docs', 'list', '--cc-pair', '999']),
+      2,
+      unknown('--cc-pair 999'),
+    );
+    expectOneError(await run(['connector', 'status', '999']), 2, unknown('pair 999'));
+    expectOneError(await run(['connector', 'pause', '999']), 2, unknown('pair 999'));
   });
 
   it('a pair being deleted is one error up front (exit 2)', async () => {

@@ -85,6 +85,7 @@ export function adminPage(store: Store, profile: Profile): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>kis-emulator</title>
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%231d4ed8'/%3E%3Cpath d='M5 3v10M11 4 6 8.5 11 12' stroke='white' stroke-width='2' fill='none'/%3E%3C/svg%3E">
 <style>
 body { font-family: system-ui, sans-serif; margin: 2rem; color: #1d2330; }
 h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }

@@ -5,7 +5,7 @@
  */
 
 import { resolve } from 'node:path';
-import { DesiredStateError } from '@kis/client';
+import { DesiredStateError, type KisClient } from '@kis/client';
 import {
   type AppliedChange,
   type ApplyPlan,
@@ -22,9 +22,10 @@ import type { Context } from '../context.js';
 import { ExitCode, type ExitCodeValue } from '../errors.js';
 import { describeFailure } from '../failure.js';
 import { EXAMPLES, wrap } from '../help-text.js';
-import { readKisFile } from '../kis-file.js';
+import { type KisFile, readKisFile } from '../kis-file.js';
 import type { Output } from '../output.js';
 import { stateFile } from '../state-files.js';
+import { TakenNames } from '../taken-names.js';
 
 export interface ApplyCommandOptions {
   file: string;
@@ -162,14 +163,32 @@ function idLines(ctx: Context, plan: ApplyPlan): void {
   }
 }
 
+/**
+ * A warning for each connector or pair the plan creates under a name a pair already has (of
+ * another source: one of the same is adopted), which commands taking the name would then fit twice.
+ */
+async function nameWarnings(client: KisClient, baseUrl: string, plan: ApplyPlan) {
+  const created = plan.changes.filter((c) => c.action === 'create' && c.kind !== 'credential');
+  if (created.length === 0) return [];
+  const taken = await TakenNames.read(client, baseUrl, 'createConnector');
+  return [...new Set(created.map((c) => c.name))].flatMap((name) => {
+    const holders = taken.holders(name);
+    return holders === undefined
+      ? []
+      : [
+          `"${name}" is created with a name ${holders} already has: commands that take the name will fit both (rename it in the file to avoid that)`,
+        ];
+  });
+}
+
 function reportIssues(
   ctx: Context,
   error: DesiredStateError,
-  where: (entry: string) => string,
+  where: KisFile['where'],
 ): ExitCodeValue {
   for (const issue of error.issues) {
     ctx.out.error(
-      `${where(issue.entry)}: ${issue.entry}: ${issue.path ? `${issue.path}: ` : ''}${issue.message}`,
+      `${where(issue)}: ${issue.entry}: ${issue.path ? `${issue.path}: ` : ''}${issue.message}`,
     );
   }
   ctx.out.error(`${error.issues.length} problem(s) in the file; nothing was sent`);
@@ -178,13 +197,8 @@ function reportIssues(
 
 export async function runApply(ctx: Context, options: ApplyCommandOptions): Promise<ExitCodeValue> {
   const { out } = ctx;
-  let file: Awaited<ReturnType<typeof readKisFile>>;
-  try {
-    file = await readKisFile(options.file, ctx.io);
-  } catch (error) {
-    if (DesiredStateError.isInstance(error)) return reportIssues(ctx, error, () => options.file);
-    throw error;
-  }
+  const file = await readKisFile(options.file, ctx.io);
+  if (file.problems) return reportIssues(ctx, file.problems, file.where);
   for (const secret of file.secrets) ctx.secrets.add(secret);
   const client = await ctx.client();
   const { baseUrl } = await ctx.connection();
@@ -200,7 +214,7 @@ export async function runApply(ctx: Context, options: ApplyCommandOptions): Prom
   }
   for (const c of plan.changes) out.result({ plan: c });
   for (const line of planLines(plan, out.out, out.mode.verbose)) out.human(line);
-  for (const w of plan.warnings) out.warn(w);
+  for (const w of [...plan.warnings, ...(await nameWarnings(client, baseUrl, plan))]) out.warn(w);
   if (options.dryRun || plan.empty) {
     out.result({ summary: { ...plan.counts, applied: false } });
     if (plan.empty) out.human('Nothing to change.');

@@ -3,9 +3,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ANSWERS,
-  DEFAULT_CC_PAIR_ID,
   DEFAULT_DOCUMENT_SOURCE,
   DocumentIdError,
+  ingestionPairId,
   storedDocumentId,
   toRfc3339,
 } from '@kis/rules';
@@ -121,7 +121,7 @@ export function prepareIngestion(
     }
     throw error;
   }
-  const pairId = request.cc_pair_id || DEFAULT_CC_PAIR_ID;
+  const pairId = ingestionPairId(request.cc_pair_id);
   if (store.pairs.get(pairId) === undefined) {
     throw new AnswerError(ANSWERS.unknownPair(profile, pairId));
   }

@@ -1,4 +1,4 @@
-import type { ConnectorCreateRequest, KisClient } from '@kis/client';
+import { type ConnectorCreateRequest, connectorConfigIssues, type KisClient } from '@kis/client';
 import { configFromSets } from '../../connector-fields.js';
 import type { Context } from '../../context.js';
 import { accessTypes, checkEnum, checkSource, inputTypes } from '../../enums.js';
@@ -11,6 +11,7 @@ import {
   readObjectArg,
   readTextFile,
 } from '../../structured.js';
+import { TakenNames } from '../../taken-names.js';
 
 export interface ConnectorCreateOptions {
   name?: string;
@@ -25,6 +26,8 @@ export interface ConnectorCreateOptions {
   /** A credential id or `auto` (as typed on the command line). */
   credential?: string;
   from?: string;
+  /** `--allow-duplicate-name`: create even when a pair already answers to the name. */
+  allowDuplicateName?: boolean;
 }
 
 /**
@@ -34,6 +37,42 @@ export interface ConnectorCreateOptions {
 export function defaultName(source: string, now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `${source}-${stamp}`;
+}
+
+/**
+ * Why `spec`'s name may not be taken (`field` names it in the message), or undefined: the pairs
+ * that already answer to it, read once from the server (`taken`). A config with problems is not
+ * checked: `setupConnector` refuses it before any request.
+ */
+async function nameTaken(
+  taken: () => Promise<TakenNames> | undefined,
+  spec: ConnectorSpec,
+  field: string,
+): Promise<string | undefined> {
+  const { name, source, connector_specific_config: config } = spec.connector;
+  if ((await connectorConfigIssues(source, config)).length > 0) return undefined;
+  const holders = (await taken())?.holders(name);
+  if (holders === undefined) return undefined;
+  return `${field}: ${holders} already has the name "${name}", and commands that take a name would then fit both; use that pair (by its id), choose another name, or pass --allow-duplicate-name`;
+}
+
+/**
+ * The names taken on the server, read on first use; none with `--allow-duplicate-name`, which
+ * lets any name through.
+ */
+function takenNames(
+  ctx: Context,
+  client: KisClient,
+  options: ConnectorCreateOptions,
+): () => Promise<TakenNames> | undefined {
+  let taken: Promise<TakenNames> | undefined;
+  return () => {
+    if (options.allowDuplicateName === true) return undefined;
+    taken ??= ctx
+      .connection()
+      .then(({ baseUrl }) => TakenNames.read(client, baseUrl, 'createConnector'));
+    return taken;
+  };
 }
 
 /** One connector to set up: the create request and which credential to associate. */
@@ -184,6 +223,8 @@ export async function runConnectorCreate(
     FLAG_NAMES,
   );
   const client = await ctx.client();
+  const refusal = await nameTaken(takenNames(ctx, client, options), spec, FLAG_NAMES.name);
+  if (refusal !== undefined) throw new UsageError(refusal);
   const result = await client.setupConnector({
     connector: spec.connector,
     credential: spec.credential,
@@ -282,7 +323,10 @@ function entrySpec(
   );
 }
 
-/** Creates every connector of a `--from` list; a bad entry is reported and the others go on. */
+/**
+ * Creates every connector of a `--from` list; a bad entry is reported and the others go on. A
+ * name a pair already has, or an earlier entry of the file, is a bad entry.
+ */
 async function createFromFile(
   ctx: Context,
   path: string,
@@ -292,6 +336,9 @@ async function createFromFile(
   const list = await readConnectorList(path, ctx.io.cwd);
   const { out } = ctx;
   const client: KisClient = await ctx.client();
+  const taken = takenNames(ctx, client, defaults);
+  /** Each name of the file, with the first entry (1-based) that has it. */
+  const firstWith = new Map<string, number>();
   let created = 0;
   let failed = 0;
   for (const [i, entry] of list.entries()) {
@@ -304,6 +351,14 @@ async function createFromFile(
       }
       name = typeof entry.name === 'string' ? entry.name : undefined;
       const spec = entrySpec(entry, name ? `${path}: ${label} ("${name}"): ` : where, defaults);
+      const first = firstWith.get(spec.connector.name);
+      if (first === undefined) firstWith.set(spec.connector.name, i + 1);
+      const refusal =
+        (await nameTaken(taken, spec, 'name')) ??
+        (first === undefined || defaults.allowDuplicateName === true
+          ? undefined
+          : `name: entry ${first} of the file has the name "${spec.connector.name}" too, and commands that take a name would then fit both; rename one, or pass --allow-duplicate-name`);
+      if (refusal !== undefined) throw new UsageError(refusal);
       const result = await client.setupConnector({
         connector: spec.connector,
         credential: spec.credential,

@@ -67,6 +67,10 @@ function createCommand(act: Act): Command {
       'auto',
     )
     .option(
+      '--allow-duplicate-name',
+      'create the connector even when a pair already has its name (commands that take the name then fit both)',
+    )
+    .option(
       '--from <file>',
       'create every connector of a YAML or JSON list (flags above other than --name/--config act as defaults)',
     )
@@ -84,6 +88,10 @@ ${wrap(NO_CREDENTIAL_TEXT)}
 A --from file is a list (or {"connectors": [...]}) of entries with the keys name, source,
 connector_specific_config (or config), input_type, access_type, refresh_freq, prune_freq and
 credential. One failing entry does not stop the others.
+
+A name a pair already has (its connector's or its own) is refused (exit 2; with --from, that
+entry fails, and so does an entry repeating an earlier one's name): every command that takes a
+name would then fit two pairs. --allow-duplicate-name creates it anyway.
 `,
     )
     .action(act((ctx, options: ConnectorCreateOptions) => runConnectorCreate(ctx, options)));

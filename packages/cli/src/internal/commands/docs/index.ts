@@ -8,6 +8,7 @@ import type { Context } from '../../context.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
 import { describeFailure } from '../../failure.js';
 import { EXAMPLES, wrap } from '../../help-text.js';
+import { checkPair } from '../../pair-check.js';
 import { storedIdFor } from '../../stored-ids.js';
 import { runDocsStatus } from './status.js';
 
@@ -68,6 +69,8 @@ ${wrap(
 /** `kis docs list [--cc-pair ID]`. */
 export async function runDocsList(ctx: Context, options: DocsListOptions): Promise<ExitCodeValue> {
   const client = await ctx.client();
+  const { baseUrl } = await ctx.connection();
+  await checkPair(client, options.ccPair, baseUrl, 'docs list');
   const docs: IngestedDocumentSummary[] =
     options.ccPair === undefined
       ? await client.ingestion.list()

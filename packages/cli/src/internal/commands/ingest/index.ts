@@ -4,7 +4,7 @@
  * concurrency, retries, outages, the journal, image uploads and stopping are the client's.
  */
 import type { IngestRun, IngestSummary } from '@kis/client';
-import { DEFAULT_CC_PAIR_ID, extensionsFor, FILE_KINDS } from '@kis/rules';
+import { DEFAULT_CC_PAIR_ID, extensionsFor, FILE_KINDS, ingestionPairId } from '@kis/rules';
 import { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
@@ -16,7 +16,7 @@ import { EXAMPLES, wrap } from '../../help-text.js';
 import { inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
 import type { Output } from '../../output.js';
-import { checkPairBeforeRun } from '../../pair-check.js';
+import { checkPair } from '../../pair-check.js';
 import { journalFor } from '../../pair-journal.js';
 import { createProgress, type ProgressReporter } from '../../progress.js';
 import { addQueueOptions, type QueueFlags } from '../../queue-mode/options.js';
@@ -60,10 +60,10 @@ updates instead of duplicating; metadata records file_type and relative_path (th
 Images are uploaded (once per distinct content) and become image sections. Hidden entries and
 unsupported types inside directories are ignored, counted by reason. A JSONL line is a
 document, or an ingestion request {"document", "cc_pair_id"}.
-With --cc-pair, the run keeps the pair's journal (.kis/sync/<base URL>-pair-<id>.jsonl, shared
-with kis sync; --journal FILE for another, --no-journal for none): documents it holds as
-acknowledged with the same content are skipped, and a kis sync of the same files after it sends
-nothing. Without --cc-pair no journal is kept unless --journal FILE is given.
+Without --cc-pair, documents go to pair ${DEFAULT_CC_PAIR_ID}, the server's default ingestion pair (said
+on stderr). The run keeps the pair's journal (.kis/sync/<base URL>-pair-<id>.jsonl, shared with
+kis sync; --journal FILE for another, --no-journal for none): documents it holds as acknowledged
+with the same content are skipped, and a kis sync of the same files after it sends nothing.
 Each document is retried until it is stored or its failure is final (--retry-for); when the
 server stops answering, the run pauses and resumes by itself, and stops (exit 3) after
 --max-outage. Ctrl-C finishes the requests in flight, records them in the journal and exits 130;
@@ -89,7 +89,7 @@ export function ingestCommand({ act, interrupts }: CommandEnv): Command {
     )
     .option(
       '--journal <file>',
-      "record acknowledged documents in FILE, skipped by a re-run (default with --cc-pair: the pair's journal, shared with kis sync)",
+      "record acknowledged documents in FILE, skipped by a re-run (default: the pair's journal, shared with kis sync)",
     )
     .option('--no-journal', 'keep no journal: send every document, even one already acknowledged')
     .option(
@@ -119,7 +119,7 @@ export async function runIngest(
   const inputs = await readInputs(paths, io);
   const dryRun = options.dryRun === true;
   const { client, baseUrl } = await connect(ctx, dryRun);
-  await checkPairBeforeRun(client, options.ccPair, baseUrl, 'ingest');
+  await checkPair(client, options.ccPair, baseUrl, 'ingest');
   let run: IngestRun | undefined;
   // the sources' walk reports ignored files to the report, which asks them about kinds
   const report = new IngestReport(out, { dryRun, baseUrl, kindOf: (ref) => sources.kindOf(ref) });
@@ -136,12 +136,10 @@ export async function runIngest(
     // a file read with less than its kind asks (invalid MDX, read leniently): sent, and said
     onWarning: (ref, message) => progress.log(`${out.err.yellow('warning:')} ${ref}: ${message}`),
   });
+  const ccPair = dryRun ? options.ccPair : sendingPair(out, options.ccPair);
   const journal = dryRun
     ? undefined
-    : await openRunJournal(
-        journalFor({ journal: options.journal, ccPair: options.ccPair, baseUrl }),
-        io.cwd,
-      );
+    : await openRunJournal(journalFor({ journal: options.journal, ccPair, baseUrl }), io.cwd);
   const progress = createProgress(io, {
     label: dryRun ? 'checking' : 'ingesting',
     enabled: !out.mode.quiet,
@@ -159,7 +157,7 @@ export async function runIngest(
     dryRun,
     signal: abort.signal,
     onProgress: (p) => progress.update(report.progress(p)),
-    ...(options.ccPair === undefined ? {} : { ccPairId: options.ccPair }),
+    ...(ccPair === undefined ? {} : { ccPairId: ccPair }),
     ...(journal ? { journal: journal.journal } : {}),
   });
   const { summary, interrupted } = await followRun(run, {
@@ -169,12 +167,27 @@ export async function runIngest(
     interrupts,
     journal: journal?.journal,
   });
-  report.summary(summary, { interrupted, journalPath: journal?.path, ccPair: options.ccPair });
+  report.summary(summary, { interrupted, journalPath: journal?.path, ccPair });
   return exitCode(out, summary, {
     interrupted,
     baseUrl,
     journal: journal && (typeof options.journal === 'string' ? options.journal : journal.path),
   });
+}
+
+/**
+ * The pair a run sends to: `--cc-pair`, else the one the server would pick (pair 1), said on
+ * stderr and named in every request, so the run keeps that pair's journal as for any pair.
+ */
+function sendingPair(out: Output, given: number | undefined): number {
+  const pair = ingestionPairId(given);
+  if (given !== pair) {
+    const flag = given === undefined ? 'no --cc-pair' : `--cc-pair ${given}`;
+    out.info(
+      `${flag}: documents go to pair ${pair}, the server's default ingestion pair (give --cc-pair N for another)`,
+    );
+  }
+  return pair;
 }
 
 /**
@@ -235,7 +248,7 @@ function exitCode(
     out.warn(
       end.journal !== undefined
         ? `interrupted; run the same command again to resume (its journal, ${end.journal}, skips what was stored)`
-        : 'interrupted; run again with --cc-pair ID or --journal FILE to make runs resumable (documents already sent are updated, not duplicated)',
+        : 'interrupted; run again without --no-journal to make runs resumable (documents already sent are updated, not duplicated)',
     );
     return ExitCode.Interrupted;
   }

@@ -17,7 +17,7 @@ import { describeFailure } from '../../failure.js';
 import { EXAMPLES, wrap } from '../../help-text.js';
 import { type Inputs, inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
-import { checkPairBeforeRun } from '../../pair-check.js';
+import { checkPair } from '../../pair-check.js';
 import { journalFor } from '../../pair-journal.js';
 import { addQueueOptions } from '../../queue-mode/options.js';
 import { addRunOptions, runLimits } from '../../run-options.js';
@@ -116,7 +116,7 @@ export async function runSync(
   });
   const owns = ownership(inputs, sources.folder, options);
   const { client, baseUrl } = await connect(ctx, false);
-  await checkPairBeforeRun(client, options.ccPair, baseUrl, 'sync');
+  await checkPair(client, options.ccPair, baseUrl, 'sync');
   const choice = journalFor({ journal: options.journal, ccPair: options.ccPair, baseUrl });
   // a dry run reads a journal that exists and creates none
   const journal =
