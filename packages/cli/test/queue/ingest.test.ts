@@ -350,7 +350,7 @@ describe('kis queue', () => {
           state: 'failed',
           enqueue_state: 'enqueued',
           finished: true,
-          cc_pair_id: null,
+          cc_pair_id: 1,
           sources: [{ kind: 'files', root: work }],
           documents: { total: 2, created: 1, stored: 1, failed: 1, pending: 0, duplicates: 0 },
           jobs: { total: 1, completed: 0, failed: 1, active: 0, waiting: 0 },

@@ -4,7 +4,7 @@
  * concurrency, retries, outages, the journal, image uploads and stopping are the client's.
  */
 import type { IngestRun, IngestSummary } from '@kis/client';
-import { DEFAULT_CC_PAIR_ID, extensionsFor, FILE_KINDS, ingestionPairId } from '@kis/rules';
+import { DEFAULT_CC_PAIR_ID, extensionsFor, FILE_KINDS } from '@kis/rules';
 import { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
@@ -22,6 +22,7 @@ import { createProgress, type ProgressReporter } from '../../progress.js';
 import { addQueueOptions, type QueueFlags } from '../../queue-mode/options.js';
 import { addRunOptions, type RunFlags, runLimits } from '../../run-options.js';
 import { connect, type Journal, openRunJournal } from '../../run-setup.js';
+import { sendingPair } from './pair.js';
 import { runQueuedIngest } from './queued.js';
 import { IngestReport, stopMessage } from './report.js';
 
@@ -173,21 +174,6 @@ export async function runIngest(
     baseUrl,
     journal: journal && (typeof options.journal === 'string' ? options.journal : journal.path),
   });
-}
-
-/**
- * The pair a run sends to: `--cc-pair`, else the one the server would pick (pair 1), said on
- * stderr and named in every request, so the run keeps that pair's journal as for any pair.
- */
-function sendingPair(out: Output, given: number | undefined): number {
-  const pair = ingestionPairId(given);
-  if (given !== pair) {
-    const flag = given === undefined ? 'no --cc-pair' : `--cc-pair ${given}`;
-    out.info(
-      `${flag}: documents go to pair ${pair}, the server's default ingestion pair (give --cc-pair N for another)`,
-    );
-  }
-  return pair;
 }
 
 /**

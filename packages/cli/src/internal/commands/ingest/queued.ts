@@ -17,10 +17,16 @@ import { enqueueRun } from '../../queue-mode/enqueue.js';
 import { waitAndReport } from '../../queue-mode/finish.js';
 import type { QueueFlags } from '../../queue-mode/options.js';
 import { printEnqueued, printFailure } from '../../queue-mode/report.js';
-import { pathSources, resolveRoot, stdinDocuments } from '../../queue-mode/sources.js';
+import {
+  checkUnderRoot,
+  pathSources,
+  resolveRoot,
+  stdinDocuments,
+} from '../../queue-mode/sources.js';
 import { type QueueTarget, queueCall, queueTarget } from '../../queue-target.js';
 import type { RunFlags } from '../../run-options.js';
 import { type Journal, openRunJournal } from '../../run-setup.js';
+import { sendingPair } from './pair.js';
 import { pairsLabel } from './report.js';
 
 /** What `kis ingest --queue` reads. */
@@ -44,13 +50,16 @@ export async function runQueuedIngest(
     options.baseDir === undefined ? undefined : await resolveBaseDir(io.cwd, options.baseDir);
   const inputs = await readInputs(paths, io);
   const root = await resolveRoot(io.cwd, options.root);
-  const journal = await producerJournal(ctx, options);
+  // refused before anything is said about the pair
+  checkUnderRoot(root, [...inputs.walk, ...inputs.jsonl]);
+  const ccPair = sendingPair(ctx.out, options.ccPair);
+  const journal = await producerJournal(ctx, options.journal, ccPair);
   try {
     return await enqueueAndFollow(
       ctx,
       q,
       target,
-      { inputs, root, source, baseDir, journal },
+      { inputs, root, source, baseDir, journal, ccPair },
       options,
       interrupts,
     );
@@ -65,13 +74,11 @@ export async function runQueuedIngest(
  */
 function producerJournal(
   ctx: Context,
-  options: QueuedIngestOptions,
+  journal: string | false | undefined,
+  ccPair: number,
 ): Promise<{ journal: Journal; path: string } | undefined> {
   const baseUrl = ctx.configuredBaseUrl();
-  return openRunJournal(
-    journalFor({ journal: options.journal, ccPair: options.ccPair, baseUrl }),
-    ctx.io.cwd,
-  );
+  return openRunJournal(journalFor({ journal, ccPair, baseUrl }), ctx.io.cwd);
 }
 
 interface Planned {
@@ -80,6 +87,7 @@ interface Planned {
   source: string | undefined;
   baseDir: string | undefined;
   journal: { journal: Journal; path: string } | undefined;
+  ccPair: number;
 }
 
 async function enqueueAndFollow(
@@ -93,8 +101,8 @@ async function enqueueAndFollow(
   const { out, io } = ctx;
   const { inputs, root, source, baseDir } = planned;
   const journal = planned.journal?.journal;
-  const ccPair = options.ccPair;
-  if (journal && ccPair !== undefined) await takeEarlierAcks(out, q, target, ccPair, journal);
+  const ccPair = planned.ccPair;
+  if (journal) await takeEarlierAcks(out, q, target, ccPair, journal);
   let ignored = 0;
   let skipped = 0;
   const localFailures: string[] = [];
@@ -110,14 +118,13 @@ async function enqueueAndFollow(
       out.result({ ref, status: 'ignored', reason });
     },
     // as a local run: a file the journal holds unchanged for the pair is not sent again
-    select:
-      journal && ccPair !== undefined
-        ? (file) => {
-            if (!journalKnows(journal, ccPair, file)) return true;
-            skipped++;
-            return false;
-          }
-        : undefined,
+    select: journal
+      ? (file) => {
+          if (!journalKnows(journal, ccPair, file)) return true;
+          skipped++;
+          return false;
+        }
+      : undefined,
   });
   if (inputs.stdin) {
     const documents = stdinDocuments(io.stdin, { source, idPrefix: undefined }, (ref, reason) =>
@@ -151,17 +158,16 @@ async function enqueueAndFollow(
     }
     return localFailures.length > 0 ? ExitCode.ItemsFailed : ExitCode.Ok;
   }
-  const acks =
-    ccPair === undefined ? undefined : ackTaker(q, target, ccPair, journal, result.runId);
+  const acks = ackTaker(q, target, ccPair, journal, result.runId);
   const code = await waitAndReport(ctx, q, target, {
     runId: result.runId,
     label: 'ingesting',
     ignored,
     localFailures,
-    pairs: pairsLabel(new Set([ccPair ?? null])),
+    pairs: pairsLabel(new Set([ccPair])),
     interrupts,
-    onPoll: acks?.onPoll,
+    onPoll: acks.onPoll,
   });
-  await acks?.takeNow();
+  await acks.takeNow();
   return code;
 }
