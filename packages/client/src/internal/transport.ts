@@ -15,6 +15,7 @@ import type { Attempted, Sender, SendInit, SentBody } from './http.js';
 import { OutgoingRequest } from './outgoing-request.js';
 import { ReadResponse } from './read-response.js';
 import type { Redactor } from './redact.js';
+import { worthRetrying, worthRetryingOnce } from './retry-table.js';
 
 export interface TransportConfig {
   send: Sender;
@@ -30,11 +31,6 @@ export interface TransportConfig {
 
 /** openapi-fetch's `fetch`, taking the call's controls as a second argument. */
 export type TransportFetch = (request: Request, control?: CallControl) => Promise<Response>;
-
-/** Statuses a non-idempotent request is retried after: the server surely did not act on it. */
-const RETRYABLE_UNSAFE = new Set([408, 429, 503]);
-const isRetryableStatus = (status: number): boolean =>
-  status === 408 || status === 409 || status === 429 || status >= 500;
 
 /** Headers the sender sets itself (a length that does not match the body fails the request). */
 const OWN_HEADERS = ['content-length', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade'];
@@ -147,19 +143,19 @@ export function createTransport(config: TransportConfig): TransportFetch {
     retry: number,
     maxRetries: number,
   ): RetryEvent | undefined {
-    const unsafe = call.control.retryMode === 'unsafe';
+    const worth = call.control.retryMode === 'unsafe' ? worthRetryingOnce : worthRetrying;
     const response = result.response;
     if (response) {
       const status = response.status;
       if (status >= 200 && status < 300) return undefined;
-      if (retry >= maxRetries) return undefined;
-      if (!(unsafe ? RETRYABLE_UNSAFE.has(status) : isRetryableStatus(status))) return undefined;
+      if (retry >= maxRetries || !worth({ status })) return undefined;
       const delayMs =
         retryAfterMs(response.headers) ?? backoffDelayMs(retry + 1, config.backoff, random);
       return { retry: retry + 1, status, delayMs };
     }
-    if (result.kind === 'abort') return undefined;
-    if (retry >= maxRetries || (unsafe && result.preSend !== true)) return undefined;
+    if (result.kind === 'abort' || retry >= maxRetries) return undefined;
+    const failure = result.kind === 'timeout' ? 'timeout' : 'connection';
+    if (!worth({ failure, preSend: result.preSend })) return undefined;
     return {
       retry: retry + 1,
       error: result.kind === 'timeout' ? 'timeout' : 'connection',

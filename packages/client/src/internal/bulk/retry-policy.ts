@@ -1,8 +1,8 @@
 /**
  * What a bulk run does after one attempt at a document (README, "Bulk ingestion: retries and
- * outages"): a failure is final only when retrying cannot help (a 4xx other than 408, 409, 429)
- * or when the document's retry budget is spent; everything else is retried after the server's
- * `Retry-After` or an exponential backoff capped at 60 s.
+ * outages"): a failure is final only when the retry table says retrying cannot help (an ingestion
+ * is an upsert by id: `worthRetrying`) or when the document's retry budget is spent; everything
+ * else is retried after the server's `Retry-After` or an exponential backoff capped at 60 s.
  */
 import {
   APIConnectionError,
@@ -14,6 +14,7 @@ import {
   RateLimitError,
 } from '../../errors.js';
 import { backoffDelayMs, MAX_RETRY_AFTER_MS, retryAfterMs } from '../backoff.js';
+import { type AttemptEnd, meansLoad, worthRetrying } from '../retry-table.js';
 
 /** Defaults of a bulk run, sized for servers that index inside the request. */
 export const BULK_DEFAULTS = Object.freeze({
@@ -35,9 +36,6 @@ export type Outcome =
   /** `load`: the server refused for load (429, 503, 504, a time-out); the limiter hears it. */
   | { kind: 'retry'; error: KisError; load: boolean; serverDelayMs: number | undefined };
 
-const RETRYABLE_4XX = new Set([408, 409, 429]);
-const LOAD_STATUSES = new Set([429, 503, 504]);
-
 /** Reads a failed attempt's error. */
 export function classify(err: unknown): Outcome {
   const error = KisError.isInstance(err)
@@ -46,20 +44,16 @@ export function classify(err: unknown): Outcome {
   // read before the checks below: the classes' guards narrow `error` structurally
   const status = error.status;
   if (APIUserAbortError.isInstance(error)) return { kind: 'aborted', error };
-  if (APITimeoutError.isInstance(error)) {
-    return { kind: 'retry', error, load: true, serverDelayMs: undefined };
+  const timeout = APITimeoutError.isInstance(error);
+  if (timeout || APIConnectionError.isInstance(error)) {
+    const end: AttemptEnd = { failure: timeout ? 'timeout' : 'connection' };
+    return { kind: 'retry', error, load: meansLoad(end), serverDelayMs: undefined };
   }
-  if (APIConnectionError.isInstance(error)) {
-    return { kind: 'retry', error, load: false, serverDelayMs: undefined };
-  }
+  // an HTML page is never the API's answer, whatever its status
   if (HtmlResponseError.isInstance(error) || status === undefined) return { kind: 'final', error };
-  if (status < 500 && !RETRYABLE_4XX.has(status)) return { kind: 'final', error };
-  return {
-    kind: 'retry',
-    error,
-    load: LOAD_STATUSES.has(status),
-    serverDelayMs: serverDelay(error),
-  };
+  const end = { status };
+  if (!worthRetrying(end)) return { kind: 'final', error };
+  return { kind: 'retry', error, load: meansLoad(end), serverDelayMs: serverDelay(error) };
 }
 
 function serverDelay(error: KisError): number | undefined {
