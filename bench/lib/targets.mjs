@@ -12,6 +12,10 @@ export function judged(value, target, met = meets(value, target)) {
 /** `met` or `missed`, for the printed lines. */
 export const verdict = (figure) => (figure.met ? 'met' : 'missed');
 
+/** `target ≥ 0.8, met`, for the printed lines. */
+export const said = (figure) =>
+  `target ${figure.target.replace('>=', '≥').replace('<=', '≤')}, ${verdict(figure)}`;
+
 function meets(value, target) {
   const m = /^(>=|<=|<|>|=)\s*(-?\d+(?:\.\d+)?)$/.exec(target.trim());
   // a mistyped target must not pass silently as missed
