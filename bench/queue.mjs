@@ -12,6 +12,7 @@ import { crc32 } from 'node:zlib';
 import { startEmulator } from '@kis/emulator';
 import { enqueue, queueStatus, setQueueLimits } from '@kis/queue';
 import { writeDocuments } from './lib/documents.mjs';
+import { judged, said } from './lib/targets.mjs';
 import { provenance } from './provenance.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -286,7 +287,7 @@ async function scaleOutOnce(redis, workers, docs) {
 async function scaleOut(redis) {
   const one = await scaleOutOnce(redis, 1, Math.round(600 * scale));
   const four = await scaleOutOnce(redis, 4, Math.round(2400 * scale));
-  return { one, four, ratio: round(four.docs_per_sec / one.docs_per_sec), target: '>= 3.5' };
+  return { one, four, ratio: round(four.docs_per_sec / one.docs_per_sec) };
 }
 
 /** The machine's CPU time, busy and idle, summed over its cores (ms). */
@@ -359,7 +360,6 @@ async function cpuBound(redis) {
     two,
     ratio: round(two.docs_per_sec / one.docs_per_sec),
     ceiling_from_busy_cores: ceiling,
-    target: '>= 1.7',
   };
 }
 
@@ -386,7 +386,6 @@ async function rate(redis) {
       documents: docs,
       jobs: run.jobs,
       max_requests_in_one_second: log.maxPerSecond(),
-      target: '<= 55',
       achieved_docs_per_sec: round(docs / seconds, 1),
     };
   } finally {
@@ -456,7 +455,6 @@ async function serverLimit(redis) {
         failed: status.documents.failed,
       },
       ratio: round(status.throughput.overallPerSec / best.docs_per_sec),
-      target: '>= 0.9, 0 failed',
     };
   } finally {
     await emulator.close();
@@ -502,7 +500,6 @@ async function failures(redis) {
         in_flight_bound: 8,
         in_flight_last_reported: inFlightAtKill,
         failed: status.documents.failed,
-        target: 'lost 0, re-sent <= the killed worker in-flight (<= its concurrency, 8)',
       };
     } finally {
       await emulator.close();
@@ -540,7 +537,6 @@ async function failures(redis) {
         resent: stats.ingestion.requests - docs,
         seconds_to_next_ack_after_restart: round(resumedAfter),
         failed: status.documents.failed,
-        target: 'lost 0, the run resumes by itself',
       };
     } finally {
       await emulator.close();
@@ -606,7 +602,6 @@ async function million(redis) {
     batched,
     batched_max_semi_space_4mb: smallYoung,
     one_per_job: single,
-    target: 'producer peak RSS < 150 MB',
   };
 }
 
@@ -621,53 +616,72 @@ const results = {
   load_average_before: loadavg().map((n) => round(n)),
 };
 try {
+  // each step: its name in the JSON, the scenario, its figures beside their targets, its line
   const steps = [
     [
       'scale_out',
       scaleOut,
-      (r) =>
-        `scale-out: 4 workers ÷ 1 = ${r.ratio} (${r.four.docs_per_sec} vs ${r.one.docs_per_sec} docs/s; target ≥ 3.5)`,
+      (r) => ({ scale_out_4_vs_1: judged(r.ratio, '>= 3.5') }),
+      (r, t) =>
+        `scale-out: 4 workers ÷ 1 = ${r.ratio} (${r.four.docs_per_sec} vs ${r.one.docs_per_sec} docs/s; ${said(t.scale_out_4_vs_1)})`,
     ],
     [
       'cpu_bound',
       cpuBound,
-      (r) =>
-        `CPU-bound extraction: 2 workers ÷ 1 = ${r.ratio} (${r.two.docs_per_sec} vs ${r.one.docs_per_sec} docs/s; target ≥ 1.7); busy cores ${r.one.busy_cores} with 1 worker, ${r.two.busy_cores} with 2: at most ${r.ceiling_from_busy_cores}× on this machine`,
+      (r) => ({ cpu_bound_2_vs_1: judged(r.ratio, '>= 1.7') }),
+      (r, t) =>
+        `CPU-bound extraction: 2 workers ÷ 1 = ${r.ratio} (${r.two.docs_per_sec} vs ${r.one.docs_per_sec} docs/s; ${said(t.cpu_bound_2_vs_1)}); busy cores ${r.one.busy_cores} with 1 worker, ${r.two.busy_cores} with 2: at most ${r.ceiling_from_busy_cores}× on this machine`,
     ],
     [
       'rate',
       rate,
-      (r) =>
-        `rate 50/s, 4 workers: at most ${r.max_requests_in_one_second} requests in one second (target ≤ 55), ${r.achieved_docs_per_sec} docs/s`,
+      (r) => ({ rate_max_requests_in_one_second: judged(r.max_requests_in_one_second, '<= 55') }),
+      (r, t) =>
+        `rate 50/s, 4 workers: at most ${r.max_requests_in_one_second} requests in one second (${said(t.rate_max_requests_in_one_second)}), ${r.achieved_docs_per_sec} docs/s`,
     ],
     [
       'server_limit',
       serverLimit,
-      (r) =>
-        `server as the limit: 4 workers ÷ best local = ${r.ratio} (best local c=${r.best_local.concurrency} ${r.best_local.docs_per_sec} docs/s; target ≥ 0.9), failed ${r.queue_4_workers.failed}`,
+      (r) => ({
+        server_limit_vs_best_local: judged(r.ratio, '>= 0.9'),
+        server_limit_failed: judged(r.queue_4_workers.failed, '= 0'),
+      }),
+      (r, t) =>
+        `server as the limit: 4 workers ÷ best local = ${r.ratio} (best local c=${r.best_local.concurrency} ${r.best_local.docs_per_sec} docs/s; ${said(t.server_limit_vs_best_local)}), failed ${r.queue_4_workers.failed}`,
     ],
     [
       'failures',
       failures,
-      (r) =>
-        `SIGKILL 1 of 3: lost ${r.sigkill.lost}, re-sent ${r.sigkill.resent} (≤ 8); Redis restart: lost ${r.redis_restart.lost}, next ack ${r.redis_restart.seconds_to_next_ack_after_restart} s after`,
+      (r) => ({
+        sigkill_lost: judged(r.sigkill.lost, '= 0'),
+        // at most what the killed worker had in flight: its concurrency
+        sigkill_resent: judged(r.sigkill.resent, '<= 8'),
+        redis_restart_lost: judged(r.redis_restart.lost, '= 0'),
+      }),
+      (r, t) =>
+        `SIGKILL 1 of 3: lost ${r.sigkill.lost} (${said(t.sigkill_lost)}), re-sent ${r.sigkill.resent} (${said(t.sigkill_resent)}); Redis restart: lost ${r.redis_restart.lost} (${said(t.redis_restart_lost)}), next ack ${r.redis_restart.seconds_to_next_ack_after_restart} s after`,
     ],
     [
       'enqueue_million',
       million,
-      (r) =>
-        `enqueue ${r.batched.documents}: producer peak RSS ${r.batched.producer_peak_rss_mb} MB, ${r.batched_max_semi_space_4mb.producer_peak_rss_mb} MB with --max-semi-space-size=4 (< 150), Redis ${r.batched.redis_bytes_per_document} B/doc (batches of 50), ${r.one_per_job.redis_bytes_per_document} B/doc (one per job)`,
+      (r) => ({ producer_peak_rss_mb: judged(r.batched.producer_peak_rss_mb, '< 150') }),
+      (r, t) =>
+        `enqueue ${r.batched.documents}: producer peak RSS ${r.batched.producer_peak_rss_mb} MB (${said(t.producer_peak_rss_mb)}), ${r.batched_max_semi_space_4mb.producer_peak_rss_mb} MB with --max-semi-space-size=4, Redis ${r.batched.redis_bytes_per_document} B/doc (batches of 50), ${r.one_per_job.redis_bytes_per_document} B/doc (one per job)`,
     ],
   ];
   const only = process.argv
     .find((a) => a.startsWith('--only='))
     ?.slice(7)
     .split(',');
-  for (const [name, run, line] of steps) {
+  const targets = {};
+  for (const [name, run, judge, line] of steps) {
     if (only && !only.includes(name)) continue;
     results[name] = await run(redis);
-    console.log(line(results[name]));
+    const t = judge(results[name]);
+    Object.assign(targets, t);
+    console.log(line(results[name], t));
   }
+  results.targets = targets;
   results.load_average_after = loadavg().map((n) => round(n));
   const out = join(root, 'bench/results/queue.json');
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
