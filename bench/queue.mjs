@@ -3,7 +3,7 @@
 // Prints the figures and writes bench/results/queue.json; never passes or fails on time.
 // `--quick` runs every scenario at a quarter of its size (a check that the script works).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -90,7 +90,7 @@ async function startRedis() {
         .filter((l) => l.includes(':'))
         .map((l) => l.split(':')),
     );
-  return { url: `redis://127.0.0.1:${port}/0`, port, start, stop, info };
+  return { url: `redis://127.0.0.1:${port}/0`, port, start, stop, info, pid: () => child.pid };
 }
 
 // ---- workload ----------------------------------------------------------------------------------
@@ -186,6 +186,37 @@ function makeDocx(paragraphs, seed) {
 }
 
 // ---- processes ---------------------------------------------------------------------------------
+
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** CPU seconds (user + system) a live process has used so far, from /proc/<pid>/stat (Linux). */
+function cpuSecondsOf(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // the fields after the command name, which may hold spaces: utime and stime are the 12th and 13th
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/**
+ * bench/queue-producer.mjs on a folder or a JSONL file, in its own process so that its CPU time
+ * is its own; spawned, not spawnSync: the emulator serves from this process's event loop.
+ */
+function produce(path, target, batchSize) {
+  const child = spawn(
+    process.execPath,
+    [PRODUCER, path, target.connection, target.queue, String(batchSize)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim())) : reject(new Error(`producer exited ${code}`)),
+    );
+  });
+}
 
 /** A worker process; `last` holds its latest progress line. */
 async function spawnWorker(options) {
@@ -307,7 +338,11 @@ function busyCores(from, seconds) {
   return round((now.busy - from.busy) / 1000 / seconds);
 }
 
-/** CPU-bound extraction: a folder of PDF and DOCX files, 1 worker then 2. */
+/**
+ * CPU-bound extraction: a folder of PDF and DOCX files, 1 worker then 2. Issue 29's figure is
+ * documents per CPU-second of every process the queue runs on (workers, Redis, the producer):
+ * with 2 workers at least 0.85x that with 1. Wall-clock speed-up is kept for information.
+ */
 async function cpuBound(redis) {
   const folder = join(work, 'office');
   const n = Math.round(80 * scale);
@@ -331,19 +366,32 @@ async function cpuBound(redis) {
           }),
         ),
       );
+      // workers and Redis from the enqueue to the run's end: a worker's start-up is paid once in
+      // its life, not per run; the producer lives for the enqueue only and counts whole
+      const pids = [redis.pid(), ...procs.map((w) => w.child.pid)];
+      const cpuFrom = pids.map(cpuSecondsOf);
       const started = performance.now();
       const cpuAtStart = cpuTimes();
-      const run = await enqueue({ kind: 'files', root: folder }, { ...target, batchSize: 4 });
+      const run = await produce(folder, target, 4);
       const status = await waitFinished(target, run.runId);
       const seconds = (performance.now() - started) / 1000;
       const busy = busyCores(cpuAtStart, seconds);
+      const [redisCpu, ...workerCpu] = pids.map((pid, i) => cpuSecondsOf(pid) - cpuFrom[i]);
       await stopWorkers(procs);
+      const cpuSeconds = redisCpu + run.cpuSeconds + workerCpu.reduce((a, b) => a + b, 0);
       return {
         workers,
         documents: run.documents,
         seconds: round(seconds),
         docs_per_sec: round(run.documents / seconds, 1),
         failed: status.documents.failed,
+        cpu_seconds: {
+          workers: workerCpu.map((c) => round(c)),
+          redis: round(redisCpu),
+          producer: round(run.cpuSeconds),
+          total: round(cpuSeconds),
+        },
+        docs_per_cpu_second: round(run.documents / cpuSeconds),
         busy_cores: busy,
       };
     } finally {
@@ -358,7 +406,8 @@ async function cpuBound(redis) {
   return {
     one,
     two,
-    ratio: round(two.docs_per_sec / one.docs_per_sec),
+    docs_per_cpu_second_ratio: round(two.docs_per_cpu_second / one.docs_per_cpu_second),
+    wall_clock_ratio: round(two.docs_per_sec / one.docs_per_sec),
     ceiling_from_busy_cores: ceiling,
   };
 }
@@ -628,9 +677,11 @@ try {
     [
       'cpu_bound',
       cpuBound,
-      (r) => ({ cpu_bound_2_vs_1: judged(r.ratio, '>= 1.7') }),
+      (r) => ({
+        cpu_bound_docs_per_cpu_second_2_vs_1: judged(r.docs_per_cpu_second_ratio, '>= 0.85'),
+      }),
       (r, t) =>
-        `CPU-bound extraction: 2 workers ÷ 1 = ${r.ratio} (${r.two.docs_per_sec} vs ${r.one.docs_per_sec} docs/s; ${said(t.cpu_bound_2_vs_1)}); busy cores ${r.one.busy_cores} with 1 worker, ${r.two.busy_cores} with 2: at most ${r.ceiling_from_busy_cores}× on this machine`,
+        `CPU-bound extraction: docs per CPU-second (workers, Redis, producer) 2 workers ÷ 1 = ${r.docs_per_cpu_second_ratio} (${r.two.docs_per_cpu_second} vs ${r.one.docs_per_cpu_second}; ${said(t.cpu_bound_docs_per_cpu_second_2_vs_1)}); wall clock 2 ÷ 1 = ${r.wall_clock_ratio} (${r.two.docs_per_sec} vs ${r.one.docs_per_sec} docs/s); busy cores ${r.one.busy_cores} with 1 worker, ${r.two.busy_cores} with 2: at most ${r.ceiling_from_busy_cores}× on this machine`,
     ],
     [
       'rate',
