@@ -271,11 +271,15 @@ const newTarget = (redis, tag) => ({ connection: redis.url, queue: `bench-${tag}
 /** Per-calendar-second counts of the ingestion requests an emulator served (by start time). */
 function requestLog() {
   const starts = [];
+  let lastEnd = 0;
   return {
     logRequest: (line) => {
       const m = /^POST \S*\/ingestion \d+ ([\d.]+)ms$/.exec(line);
-      if (m) starts.push(Date.now() - Number(m[1]));
+      if (!m) return;
+      lastEnd = Date.now();
+      starts.push(lastEnd - Number(m[1]));
     },
+    span: () => ({ firstStart: Math.min(...starts), lastStart: Math.max(...starts), lastEnd }),
     maxPerSecond() {
       const per = new Map();
       for (const t of starts)
@@ -412,7 +416,11 @@ async function cpuBound(redis) {
   };
 }
 
-/** A global rate of 50/s with 4 workers: the most requests the server saw in one second. */
+/**
+ * A global rate of 50/s: jobs of the default size (50 documents from a JSONL file), 4 workers
+ * started after the enqueue. The rate holds per request, not per job: the most requests the server
+ * saw in one second, and the rate the run achieved.
+ */
 async function rate(redis) {
   const log = requestLog();
   const emulator = await startEmulator({ adminKey: KEY, logRequest: log.logRequest });
@@ -420,22 +428,30 @@ async function rate(redis) {
     const target = newTarget(redis, 'rate');
     await setQueueLimits({ ...target, rate: '50/s' });
     const docs = Math.round(600 * scale);
+    // no batchSize: the default, as `kis ingest --queue` enqueues
+    const run = await enqueue({ kind: 'jsonl', file: writeDocuments(work, docs, 'rate') }, target);
+    // workers after the enqueue find every job waiting at once: the hardest start for the rate
     const procs = await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
         spawnWorker({ ...target, baseUrl: emulator.baseUrl, concurrency: 8, name: `r${i}` }),
       ),
     );
-    const started = performance.now();
-    const run = await enqueue({ kind: 'jsonl', file: writeDocuments(work, docs, 'rate') }, target);
     await waitFinished(target, run.runId);
-    const seconds = (performance.now() - started) / 1000;
     await stopWorkers(procs);
+    const span = log.span();
     return {
       workers: 4,
       documents: docs,
       jobs: run.jobs,
+      batch_size: run.batchSize,
+      requests: log.count(),
       max_requests_in_one_second: log.maxPerSecond(),
-      achieved_docs_per_sec: round(docs / seconds, 1),
+      // starts per second from the first to the last request, and documents from first to done
+      achieved_requests_per_sec: round(
+        (log.count() - 1) / ((span.lastStart - span.firstStart) / 1000),
+        1,
+      ),
+      achieved_docs_per_sec: round(docs / ((span.lastEnd - span.firstStart) / 1000), 1),
     };
   } finally {
     await emulator.close();
@@ -688,7 +704,7 @@ try {
       rate,
       (r) => ({ rate_max_requests_in_one_second: judged(r.max_requests_in_one_second, '<= 55') }),
       (r, t) =>
-        `rate 50/s, 4 workers: at most ${r.max_requests_in_one_second} requests in one second (${said(t.rate_max_requests_in_one_second)}), ${r.achieved_docs_per_sec} docs/s`,
+        `rate 50/s, jobs of ${r.batch_size}, 4 workers started after the enqueue: at most ${r.max_requests_in_one_second} requests in one second (${said(t.rate_max_requests_in_one_second)}); achieved ${r.achieved_requests_per_sec} requests/s, ${r.achieved_docs_per_sec} docs/s`,
     ],
     [
       'server_limit',
