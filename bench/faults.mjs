@@ -1,6 +1,7 @@
 // `pnpm bench:faults`: `kis ingest` with its default flags (plus --journal) against emulators
 // playing faults, small servers and an outage, each figure a ratio measured side by side in this
 // run. Prints the figures and writes bench/results/faults.json; never passes or fails on time.
+// KIS_FAULTS_DOCS (default 30,000) is the fault mix's size (and its clean run's).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '@kis/emulator';
 import { writeDocuments } from './lib/documents.mjs';
+import { judged, verdict } from './lib/targets.mjs';
 import { provenance } from './provenance.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,6 +21,8 @@ const FAULT_MIX = '503=0.10,429=0.05,reset=0.01,reset-after-store=0.01';
 const SLOW_MIX = `${FAULT_MIX},slow=0.01:30s`;
 /** The server's service time per request in the fault mixes. */
 const MIX_LATENCY_MS = 2;
+// 30,000 documents: long enough that the adaptive limit's start and the retries' tail weigh little
+const MIX_DOCS = Number(process.env.KIS_FAULTS_DOCS ?? 30_000);
 const work = mkdtempSync(join(tmpdir(), 'kis-bench-faults-'));
 
 /** One `kis --json ingest FILE --journal J [extra]` run; the summary is its last JSON line. */
@@ -89,6 +93,8 @@ async function faultMix(file, n, mix, clean) {
     clean,
     faulty,
     throughput_ratio: round(faulty.docs_per_sec / clean.docs_per_sec),
+    // POSTs for the same documents: what the faults cost in requests
+    posts: { clean: clean.requests, faulty: faulty.requests },
   };
 }
 
@@ -118,6 +124,7 @@ async function capacity(n, capacityN, queue) {
   const ceiling64 = await measure(['--concurrency', '64']);
   return {
     server: `--latency-ms 20 --capacity ${capacityN} --queue ${queue}`,
+    capacity: capacityN,
     documents: n,
     sweep,
     best_fixed: best,
@@ -161,26 +168,37 @@ async function outage(n, seconds) {
 
 try {
   console.log(`kis ingest under faults (${cpus().length} CPU(s), Node ${process.version})`);
-  const mixFile = writeDocuments(work, 10_000, 'mix');
-  const a = await faultMix(mixFile, 10_000, FAULT_MIX);
-  const slow = await faultMix(mixFile, 10_000, SLOW_MIX, a.clean);
+  const mixFile = writeDocuments(work, MIX_DOCS, 'mix');
+  const a = await faultMix(mixFile, MIX_DOCS, FAULT_MIX);
+  const slow = await faultMix(mixFile, MIX_DOCS, SLOW_MIX, a.clean);
+  const targets = {
+    // issue 29 restates it: at 2 ms the client's CPU is the limit, and every fault costs CPU
+    fault_mix_vs_clean: judged(a.throughput_ratio, '>= 0.75'),
+  };
   for (const [name, m, target] of [
-    ['fault mix', a, ' (target ≥ 0.8)'],
+    ['fault mix', a, ` (target ≥ 0.75, ${verdict(targets.fault_mix_vs_clean)})`],
     ['with slow answers', slow, ''],
   ]) {
     console.log(
-      `(a) ${name}: ${m.faulty.docs_per_sec} vs ${m.clean.docs_per_sec} docs/s without faults → ${m.throughput_ratio}×${target}; stored ${m.faulty.stored}/${m.documents}, re-sent after acknowledgement ${m.faulty.resent_after_ack} (resets after storing ${m.faulty.faults['reset-after-store'] ?? 0}), exit ${m.faulty.exit_code}; connections ${m.faulty.connections} for ${m.faulty.requests} requests (${m.clean.connections} for ${m.clean.requests} without faults)`,
+      `(a) ${name}, ${m.documents} documents: ${m.faulty.docs_per_sec} vs ${m.clean.docs_per_sec} docs/s without faults → ${m.throughput_ratio}×${target}; ${m.posts.faulty} POSTs (${m.posts.clean} without faults); stored ${m.faulty.stored}/${m.documents}, re-sent after acknowledgement ${m.faulty.resent_after_ack} (resets after storing ${m.faulty.faults['reset-after-store'] ?? 0}), exit ${m.faulty.exit_code}; ${m.faulty.connections} connections (${m.clean.connections} without faults)`,
     );
   }
   const b = [await capacity(2000, 16, 16), await capacity(1000, 4, 4)];
   for (const s of b) {
+    // the latency-bound figure: the server's capacity at 20 ms is the limit, not the client
+    const tag = `capacity_${s.capacity}`;
+    targets[`${tag}_defaults_vs_best_fixed`] = judged(s.defaults_ratio, '>= 0.9');
+    targets[`${tag}_ceiling_64_vs_best_fixed`] = judged(s.ceiling_64_ratio, '>= 0.9');
+    targets[`${tag}_failed`] = judged(s.defaults.failed + s.ceiling_64.failed, '= 0');
     console.log(
-      `(b) ${s.server}: best fixed ${s.best_fixed.flags} ${s.best_fixed.goodput}/s; defaults ${s.defaults.goodput}/s → ${s.defaults_ratio}× (failed ${s.defaults.failed}); ceiling 64 ${s.ceiling_64.goodput}/s → ${s.ceiling_64_ratio}× (failed ${s.ceiling_64.failed}) (target ≥ 0.9, 0 failed)`,
+      `(b) ${s.server}: best fixed ${s.best_fixed.flags} ${s.best_fixed.goodput}/s; defaults ${s.defaults.goodput}/s → ${s.defaults_ratio}× (failed ${s.defaults.failed}); ceiling 64 ${s.ceiling_64.goodput}/s → ${s.ceiling_64_ratio}× (failed ${s.ceiling_64.failed}) (target ≥ 0.9, 0 failed: ${verdict(targets[`${tag}_defaults_vs_best_fixed`])}, ${verdict(targets[`${tag}_ceiling_64_vs_best_fixed`])}, ${verdict(targets[`${tag}_failed`])})`,
     );
   }
   const c = await outage(5000, 20);
+  targets.outage_lost = judged(c.lost, '= 0');
+  targets.outage_seconds_to_next_ack = judged(c.seconds_to_next_ack, '<= 5');
   console.log(
-    `(c) 20 s outage mid-run: lost ${c.lost} (target 0), ${c.seconds_to_next_ack} s from the server's return to the next acknowledged document (target ≤ 5), exit ${c.exit_code}`,
+    `(c) 20 s outage mid-run: lost ${c.lost} (target 0, ${verdict(targets.outage_lost)}), ${c.seconds_to_next_ack} s from the server's return to the next acknowledged document (target ≤ 5, ${verdict(targets.outage_seconds_to_next_ack)}), exit ${c.exit_code}`,
   );
   const out = join(root, 'bench/results/faults.json');
   writeFileSync(
@@ -193,6 +211,7 @@ try {
         fault_mix_slow: slow,
         capacity: b,
         outage: c,
+        targets,
       },
       null,
       2,

@@ -3,7 +3,7 @@
 // Prints the figures and writes bench/results/queue.json; never passes or fails on time.
 // `--quick` runs every scenario at a quarter of its size (a check that the script works).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,6 +12,7 @@ import { crc32 } from 'node:zlib';
 import { startEmulator } from '@kis/emulator';
 import { enqueue, queueStatus, setQueueLimits } from '@kis/queue';
 import { writeDocuments } from './lib/documents.mjs';
+import { judged, said } from './lib/targets.mjs';
 import { provenance } from './provenance.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -89,7 +90,7 @@ async function startRedis() {
         .filter((l) => l.includes(':'))
         .map((l) => l.split(':')),
     );
-  return { url: `redis://127.0.0.1:${port}/0`, port, start, stop, info };
+  return { url: `redis://127.0.0.1:${port}/0`, port, start, stop, info, pid: () => child.pid };
 }
 
 // ---- workload ----------------------------------------------------------------------------------
@@ -186,6 +187,37 @@ function makeDocx(paragraphs, seed) {
 
 // ---- processes ---------------------------------------------------------------------------------
 
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** CPU seconds (user + system) a live process has used so far, from /proc/<pid>/stat (Linux). */
+function cpuSecondsOf(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // the fields after the command name, which may hold spaces: utime and stime are the 12th and 13th
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/**
+ * bench/queue-producer.mjs on a folder or a JSONL file, in its own process so that its CPU time
+ * is its own; spawned, not spawnSync: the emulator serves from this process's event loop.
+ */
+function produce(path, target, batchSize) {
+  const child = spawn(
+    process.execPath,
+    [PRODUCER, path, target.connection, target.queue, String(batchSize)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim())) : reject(new Error(`producer exited ${code}`)),
+    );
+  });
+}
+
 /** A worker process; `last` holds its latest progress line. */
 async function spawnWorker(options) {
   const child = spawn(process.execPath, [WORKER, JSON.stringify(options)], {
@@ -239,11 +271,15 @@ const newTarget = (redis, tag) => ({ connection: redis.url, queue: `bench-${tag}
 /** Per-calendar-second counts of the ingestion requests an emulator served (by start time). */
 function requestLog() {
   const starts = [];
+  let lastEnd = 0;
   return {
     logRequest: (line) => {
       const m = /^POST \S*\/ingestion \d+ ([\d.]+)ms$/.exec(line);
-      if (m) starts.push(Date.now() - Number(m[1]));
+      if (!m) return;
+      lastEnd = Date.now();
+      starts.push(lastEnd - Number(m[1]));
     },
+    span: () => ({ firstStart: Math.min(...starts), lastStart: Math.max(...starts), lastEnd }),
     maxPerSecond() {
       const per = new Map();
       for (const t of starts)
@@ -286,7 +322,7 @@ async function scaleOutOnce(redis, workers, docs) {
 async function scaleOut(redis) {
   const one = await scaleOutOnce(redis, 1, Math.round(600 * scale));
   const four = await scaleOutOnce(redis, 4, Math.round(2400 * scale));
-  return { one, four, ratio: round(four.docs_per_sec / one.docs_per_sec), target: '>= 3.5' };
+  return { one, four, ratio: round(four.docs_per_sec / one.docs_per_sec) };
 }
 
 /** The machine's CPU time, busy and idle, summed over its cores (ms). */
@@ -306,7 +342,11 @@ function busyCores(from, seconds) {
   return round((now.busy - from.busy) / 1000 / seconds);
 }
 
-/** CPU-bound extraction: a folder of PDF and DOCX files, 1 worker then 2. */
+/**
+ * CPU-bound extraction: a folder of PDF and DOCX files, 1 worker then 2. Issue 29's figure is
+ * documents per CPU-second of every process the queue runs on (workers, Redis, the producer):
+ * with 2 workers at least 0.85x that with 1. Wall-clock speed-up is kept for information.
+ */
 async function cpuBound(redis) {
   const folder = join(work, 'office');
   const n = Math.round(80 * scale);
@@ -330,19 +370,32 @@ async function cpuBound(redis) {
           }),
         ),
       );
+      // workers and Redis from the enqueue to the run's end: a worker's start-up is paid once in
+      // its life, not per run; the producer lives for the enqueue only and counts whole
+      const pids = [redis.pid(), ...procs.map((w) => w.child.pid)];
+      const cpuFrom = pids.map(cpuSecondsOf);
       const started = performance.now();
       const cpuAtStart = cpuTimes();
-      const run = await enqueue({ kind: 'files', root: folder }, { ...target, batchSize: 4 });
+      const run = await produce(folder, target, 4);
       const status = await waitFinished(target, run.runId);
       const seconds = (performance.now() - started) / 1000;
       const busy = busyCores(cpuAtStart, seconds);
+      const [redisCpu, ...workerCpu] = pids.map((pid, i) => cpuSecondsOf(pid) - cpuFrom[i]);
       await stopWorkers(procs);
+      const cpuSeconds = redisCpu + run.cpuSeconds + workerCpu.reduce((a, b) => a + b, 0);
       return {
         workers,
         documents: run.documents,
         seconds: round(seconds),
         docs_per_sec: round(run.documents / seconds, 1),
         failed: status.documents.failed,
+        cpu_seconds: {
+          workers: workerCpu.map((c) => round(c)),
+          redis: round(redisCpu),
+          producer: round(run.cpuSeconds),
+          total: round(cpuSeconds),
+        },
+        docs_per_cpu_second: round(run.documents / cpuSeconds),
         busy_cores: busy,
       };
     } finally {
@@ -357,13 +410,17 @@ async function cpuBound(redis) {
   return {
     one,
     two,
-    ratio: round(two.docs_per_sec / one.docs_per_sec),
+    docs_per_cpu_second_ratio: round(two.docs_per_cpu_second / one.docs_per_cpu_second),
+    wall_clock_ratio: round(two.docs_per_sec / one.docs_per_sec),
     ceiling_from_busy_cores: ceiling,
-    target: '>= 1.7',
   };
 }
 
-/** A global rate of 50/s with 4 workers: the most requests the server saw in one second. */
+/**
+ * A global rate of 50/s: jobs of the default size (50 documents from a JSONL file), 4 workers
+ * started after the enqueue. The rate holds per request, not per job: the most requests the server
+ * saw in one second, and the rate the run achieved.
+ */
 async function rate(redis) {
   const log = requestLog();
   const emulator = await startEmulator({ adminKey: KEY, logRequest: log.logRequest });
@@ -371,23 +428,30 @@ async function rate(redis) {
     const target = newTarget(redis, 'rate');
     await setQueueLimits({ ...target, rate: '50/s' });
     const docs = Math.round(600 * scale);
+    // no batchSize: the default, as `kis ingest --queue` enqueues
+    const run = await enqueue({ kind: 'jsonl', file: writeDocuments(work, docs, 'rate') }, target);
+    // workers after the enqueue find every job waiting at once: the hardest start for the rate
     const procs = await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
         spawnWorker({ ...target, baseUrl: emulator.baseUrl, concurrency: 8, name: `r${i}` }),
       ),
     );
-    const started = performance.now();
-    const run = await enqueue({ kind: 'jsonl', file: writeDocuments(work, docs, 'rate') }, target);
     await waitFinished(target, run.runId);
-    const seconds = (performance.now() - started) / 1000;
     await stopWorkers(procs);
+    const span = log.span();
     return {
       workers: 4,
       documents: docs,
       jobs: run.jobs,
+      batch_size: run.batchSize,
+      requests: log.count(),
       max_requests_in_one_second: log.maxPerSecond(),
-      target: '<= 55',
-      achieved_docs_per_sec: round(docs / seconds, 1),
+      // starts per second from the first to the last request, and documents from first to done
+      achieved_requests_per_sec: round(
+        (log.count() - 1) / ((span.lastStart - span.firstStart) / 1000),
+        1,
+      ),
+      achieved_docs_per_sec: round(docs / ((span.lastEnd - span.firstStart) / 1000), 1),
     };
   } finally {
     await emulator.close();
@@ -456,7 +520,6 @@ async function serverLimit(redis) {
         failed: status.documents.failed,
       },
       ratio: round(status.throughput.overallPerSec / best.docs_per_sec),
-      target: '>= 0.9, 0 failed',
     };
   } finally {
     await emulator.close();
@@ -502,7 +565,6 @@ async function failures(redis) {
         in_flight_bound: 8,
         in_flight_last_reported: inFlightAtKill,
         failed: status.documents.failed,
-        target: 'lost 0, re-sent <= the killed worker in-flight (<= its concurrency, 8)',
       };
     } finally {
       await emulator.close();
@@ -540,7 +602,6 @@ async function failures(redis) {
         resent: stats.ingestion.requests - docs,
         seconds_to_next_ack_after_restart: round(resumedAfter),
         failed: status.documents.failed,
-        target: 'lost 0, the run resumes by itself',
       };
     } finally {
       await emulator.close();
@@ -606,7 +667,6 @@ async function million(redis) {
     batched,
     batched_max_semi_space_4mb: smallYoung,
     one_per_job: single,
-    target: 'producer peak RSS < 150 MB',
   };
 }
 
@@ -621,53 +681,74 @@ const results = {
   load_average_before: loadavg().map((n) => round(n)),
 };
 try {
+  // each step: its name in the JSON, the scenario, its figures beside their targets, its line
   const steps = [
     [
       'scale_out',
       scaleOut,
-      (r) =>
-        `scale-out: 4 workers ÷ 1 = ${r.ratio} (${r.four.docs_per_sec} vs ${r.one.docs_per_sec} docs/s; target ≥ 3.5)`,
+      (r) => ({ scale_out_4_vs_1: judged(r.ratio, '>= 3.5') }),
+      (r, t) =>
+        `scale-out: 4 workers ÷ 1 = ${r.ratio} (${r.four.docs_per_sec} vs ${r.one.docs_per_sec} docs/s; ${said(t.scale_out_4_vs_1)})`,
     ],
     [
       'cpu_bound',
       cpuBound,
-      (r) =>
-        `CPU-bound extraction: 2 workers ÷ 1 = ${r.ratio} (${r.two.docs_per_sec} vs ${r.one.docs_per_sec} docs/s; target ≥ 1.7); busy cores ${r.one.busy_cores} with 1 worker, ${r.two.busy_cores} with 2: at most ${r.ceiling_from_busy_cores}× on this machine`,
+      (r) => ({
+        cpu_bound_docs_per_cpu_second_2_vs_1: judged(r.docs_per_cpu_second_ratio, '>= 0.85'),
+      }),
+      (r, t) =>
+        `CPU-bound extraction: docs per CPU-second (workers, Redis, producer) 2 workers ÷ 1 = ${r.docs_per_cpu_second_ratio} (${r.two.docs_per_cpu_second} vs ${r.one.docs_per_cpu_second}; ${said(t.cpu_bound_docs_per_cpu_second_2_vs_1)}); wall clock 2 ÷ 1 = ${r.wall_clock_ratio} (${r.two.docs_per_sec} vs ${r.one.docs_per_sec} docs/s); busy cores ${r.one.busy_cores} with 1 worker, ${r.two.busy_cores} with 2: at most ${r.ceiling_from_busy_cores}× on this machine`,
     ],
     [
       'rate',
       rate,
-      (r) =>
-        `rate 50/s, 4 workers: at most ${r.max_requests_in_one_second} requests in one second (target ≤ 55), ${r.achieved_docs_per_sec} docs/s`,
+      (r) => ({ rate_max_requests_in_one_second: judged(r.max_requests_in_one_second, '<= 55') }),
+      (r, t) =>
+        `rate 50/s, jobs of ${r.batch_size}, 4 workers started after the enqueue: at most ${r.max_requests_in_one_second} requests in one second (${said(t.rate_max_requests_in_one_second)}); achieved ${r.achieved_requests_per_sec} requests/s, ${r.achieved_docs_per_sec} docs/s`,
     ],
     [
       'server_limit',
       serverLimit,
-      (r) =>
-        `server as the limit: 4 workers ÷ best local = ${r.ratio} (best local c=${r.best_local.concurrency} ${r.best_local.docs_per_sec} docs/s; target ≥ 0.9), failed ${r.queue_4_workers.failed}`,
+      (r) => ({
+        server_limit_vs_best_local: judged(r.ratio, '>= 0.9'),
+        server_limit_failed: judged(r.queue_4_workers.failed, '= 0'),
+      }),
+      (r, t) =>
+        `server as the limit: 4 workers ÷ best local = ${r.ratio} (best local c=${r.best_local.concurrency} ${r.best_local.docs_per_sec} docs/s; ${said(t.server_limit_vs_best_local)}), failed ${r.queue_4_workers.failed}`,
     ],
     [
       'failures',
       failures,
-      (r) =>
-        `SIGKILL 1 of 3: lost ${r.sigkill.lost}, re-sent ${r.sigkill.resent} (≤ 8); Redis restart: lost ${r.redis_restart.lost}, next ack ${r.redis_restart.seconds_to_next_ack_after_restart} s after`,
+      (r) => ({
+        sigkill_lost: judged(r.sigkill.lost, '= 0'),
+        // at most what the killed worker had in flight: its concurrency
+        sigkill_resent: judged(r.sigkill.resent, '<= 8'),
+        redis_restart_lost: judged(r.redis_restart.lost, '= 0'),
+      }),
+      (r, t) =>
+        `SIGKILL 1 of 3: lost ${r.sigkill.lost} (${said(t.sigkill_lost)}), re-sent ${r.sigkill.resent} (${said(t.sigkill_resent)}); Redis restart: lost ${r.redis_restart.lost} (${said(t.redis_restart_lost)}), next ack ${r.redis_restart.seconds_to_next_ack_after_restart} s after`,
     ],
     [
       'enqueue_million',
       million,
-      (r) =>
-        `enqueue ${r.batched.documents}: producer peak RSS ${r.batched.producer_peak_rss_mb} MB, ${r.batched_max_semi_space_4mb.producer_peak_rss_mb} MB with --max-semi-space-size=4 (< 150), Redis ${r.batched.redis_bytes_per_document} B/doc (batches of 50), ${r.one_per_job.redis_bytes_per_document} B/doc (one per job)`,
+      (r) => ({ producer_peak_rss_mb: judged(r.batched.producer_peak_rss_mb, '< 150') }),
+      (r, t) =>
+        `enqueue ${r.batched.documents}: producer peak RSS ${r.batched.producer_peak_rss_mb} MB (${said(t.producer_peak_rss_mb)}), ${r.batched_max_semi_space_4mb.producer_peak_rss_mb} MB with --max-semi-space-size=4, Redis ${r.batched.redis_bytes_per_document} B/doc (batches of 50), ${r.one_per_job.redis_bytes_per_document} B/doc (one per job)`,
     ],
   ];
   const only = process.argv
     .find((a) => a.startsWith('--only='))
     ?.slice(7)
     .split(',');
-  for (const [name, run, line] of steps) {
+  const targets = {};
+  for (const [name, run, judge, line] of steps) {
     if (only && !only.includes(name)) continue;
     results[name] = await run(redis);
-    console.log(line(results[name]));
+    const t = judge(results[name]);
+    Object.assign(targets, t);
+    console.log(line(results[name], t));
   }
+  results.targets = targets;
   results.load_average_after = loadavg().map((n) => round(n));
   const out = join(root, 'bench/results/queue.json');
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);

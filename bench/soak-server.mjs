@@ -1,11 +1,12 @@
 // The soak benchmark's server (bench/soak.mjs), in a process of its own: an ingestion endpoint
 // answering after KIS_SOAK_SERVICE_MS, which remembers every id it stored (to count documents sent
-// again after their acknowledgement) and when each tenth of KIS_SOAK_TOTAL was stored.
+// again after their acknowledgement) and, per phase, how many POSTs it answered and when each tenth
+// of the phase's total was answered (a phase may send ids an earlier one stored: repeated runs).
 import { createServer } from 'node:http';
 
 const serviceMs = Number(process.env.KIS_SOAK_SERVICE_MS ?? 2);
 const stored = new Set();
-const state = { requests: 0, resent: 0, firstRequestAt: 0, marks: [] };
+const state = { requests: 0, answered: 0, resent: 0, firstRequestAt: 0, marks: [] };
 let markEvery = Number.POSITIVE_INFINITY;
 
 const server = createServer((req, res) => {
@@ -22,10 +23,9 @@ const server = createServer((req, res) => {
     setTimeout(() => {
       const id = JSON.parse(Buffer.concat(chunks).toString('utf8')).document.id;
       if (stored.has(id)) state.resent++;
-      else {
-        stored.add(id);
-        if (stored.size % markEvery === 0) state.marks.push(Date.now());
-      }
+      else stored.add(id);
+      state.answered++;
+      if (state.answered % markEvery === 0) state.marks.push(Date.now());
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ document_id: id, already_existed: false }));
     }, serviceMs);
@@ -39,6 +39,7 @@ process.on('message', (m) => {
     // a new phase: count from here (what is stored stays stored)
     markEvery = Math.max(1, Math.floor(m.total / 10));
     state.requests = 0;
+    state.answered = 0;
     state.resent = 0;
     state.firstRequestAt = 0;
     state.marks = [];

@@ -168,8 +168,10 @@ function httpPost(agent, url, body) {
 }
 
 // 2. ingestMany vs raw promise pools of the same fixed concurrency (undici `request`, fetch,
-// node:http), best of 7 interleaved runs (medians and this process's CPU time in the details). ingestMany runs at that fixed concurrency too
-// (`adaptive: false`): its default limit adapts to the server, which a fixed pool does not.
+// node:http) over 7 interleaved rounds, ingestMany and the undici pool back to back in each (a
+// pair): the ratio of the medians (the target's figure) and of the best runs, and this process's
+// CPU time. ingestMany runs at that fixed concurrency too (`adaptive: false`): its default limit
+// adapts to the server, which a fixed pool does not.
 async function throughput(sink, count, concurrency) {
   const kis = createKisClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
   const kisFetch = createFetchClient({ baseUrl: sink.url, apiKey: KEY, logLevel: 'off' });
@@ -200,8 +202,10 @@ async function throughput(sink, count, concurrency) {
   };
   for (const f of Object.values(kinds)) await f(); // warm-up
   const times = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
-  // interleaved rounds, best of each: the machine is shared, the best run is the least disturbed
-  for (let r = 0; r < 7; r++) {
+  // interleaved rounds: drift on the shared machine falls on every kind alike; the medians and the
+  // best of each are taken (the best run is the least disturbed)
+  const rounds = 7;
+  for (let r = 0; r < rounds; r++) {
     for (const [k, f] of Object.entries(kinds)) {
       const c0 = process.cpuUsage();
       times[k].push(await f());
@@ -218,6 +222,7 @@ async function throughput(sink, count, concurrency) {
     count,
     concurrency,
     adaptive: false,
+    rounds,
     docs_per_s_ingest_many: rate('many'),
     docs_per_s_raw_undici_pool: rate('undiciPool'),
     docs_per_s_raw_fetch_pool: rate('fetchPool'),

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { judged, said } from '../../../bench/lib/targets.mjs';
 import { provenance } from '../../../bench/provenance.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -73,11 +74,13 @@ try {
       `${o.overhead_ratio_ingest_document.toFixed(3)}×; the fetch-based core is ${o.overhead_ratio_fetch_sender.toFixed(3)}× bare fetch ` +
       `(${o.overhead_ratio_fetch_sender_vs_fetch_with_signal.toFixed(3)}× bare fetch with an AbortSignal, itself ${o.fetch_with_signal_ratio.toFixed(3)}× bare fetch)`,
   );
-  const throughputLine = (label, t) => {
+  // the target is on the medians of the interleaved pairs (`target`, when the figure has one)
+  const throughputLine = (label, t, target) => {
     console.log(
       `${label}, fixed concurrency ${t.concurrency}: ingestMany ${t.docs_per_s_ingest_many.toFixed(0)} docs/s vs ` +
-        `a raw undici request pool ${t.docs_per_s_raw_undici_pool.toFixed(0)} docs/s → ${t.ratio_vs_raw_undici_pool.toFixed(3)}× ` +
-        `(medians ${t.median_ratio_vs_raw_undici_pool.toFixed(3)}×; CPU ${t.cpu_ratio_vs_raw_undici_pool.toFixed(3)}× the pool's)`,
+        `a raw undici request pool ${t.docs_per_s_raw_undici_pool.toFixed(0)} docs/s → best ${t.ratio_vs_raw_undici_pool.toFixed(3)}×, ` +
+        `medians of ${t.rounds} pairs ${t.median_ratio_vs_raw_undici_pool.toFixed(3)}×` +
+        `${target ? ` (${said(target)})` : ''}; CPU ${t.cpu_ratio_vs_raw_undici_pool.toFixed(3)}× the pool's`,
     );
     console.log(
       `  vs a raw fetch pool ${t.docs_per_s_raw_fetch_pool.toFixed(0)} docs/s → ${t.ratio_vs_raw_fetch_pool.toFixed(3)}×, ` +
@@ -87,7 +90,9 @@ try {
     );
   };
   const t0 = await phase('throughput0', fast, slow);
-  throughputLine('0 ms sink', t0);
+  // issue 29 restates the aim at 0 ms: at least 0.8x the pool (missed is reported, not a failure)
+  const target0 = judged(t0.median_ratio_vs_raw_undici_pool, '>= 0.8');
+  throughputLine('0 ms sink', t0, target0);
   const t20 = await phase('throughput20', fast, slow);
   throughputLine('20 ms sink', t20);
   const seq = await phase('sequential', fast, slow);
@@ -115,7 +120,10 @@ try {
   );
   const result = {
     ...provenance(),
-    // ingestMany at a fixed concurrency of 16 against a pool of 16 bare undici `request` calls
+    // ingestMany at a fixed concurrency of 16 against a pool of 16 bare undici `request` calls:
+    // the ratio of the medians of 7 interleaved pairs (the target's figure at 0 ms), and the best
+    ingest_vs_raw_undici_0ms_median: t0.median_ratio_vs_raw_undici_pool,
+    ingest_vs_raw_undici_20ms_median: t20.median_ratio_vs_raw_undici_pool,
     ingest_vs_raw_undici_0ms: t0.ratio_vs_raw_undici_pool,
     ingest_vs_raw_undici_20ms: t20.ratio_vs_raw_undici_pool,
     // CPU per sequential call: kis.ingestion.ingest over a bare undici `request`
@@ -137,6 +145,13 @@ try {
     ingest_vs_raw_http_20ms: t20.ratio_vs_raw_http_pool,
     ingest_fetch_sender_vs_raw_fetch_0ms: t0.ratio_fetch_sender_vs_raw_fetch_pool,
     ingest_fetch_sender_vs_raw_fetch_20ms: t20.ratio_fetch_sender_vs_raw_fetch_pool,
+    targets: {
+      ingest_vs_raw_undici_0ms_median: target0,
+      ingest_vs_raw_undici_20ms: judged(t20.ratio_vs_raw_undici_pool, '>= 0.95'),
+      ingest_vs_sequential_20ms: judged(seq.ratio, '>= 14'),
+      // fixed concurrency 8; flat is read from details.rss.fixed_8.checkpoints
+      peak_rss_mb: judged(mem.peakMb, '< 150'),
+    },
     details: {
       node: process.version,
       cpus: os.cpus().length,
@@ -166,12 +181,6 @@ try {
           checkpoints: memDefault.at,
           seconds: memDefault.seconds,
         },
-      },
-      targets: {
-        ingest_vs_raw_undici_0ms: '>= 0.95',
-        ingest_vs_raw_undici_20ms: '>= 0.95',
-        ingest_vs_sequential_20ms: '>= 14',
-        peak_rss_mb: '< 150, flat (fixed concurrency 8)',
       },
     },
   };
