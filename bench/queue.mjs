@@ -661,12 +661,9 @@ async function million(redis) {
   const batched = await measure(million, 50, 'million');
   // V8's young generation (16 MB semi-spaces) is most of the peak: allocation churn, not data kept
   const smallYoung = await measure(million, 50, 'million-semi4', ['--max-semi-space-size=4']);
-  // with a rate, jobs hold one document each: measured on fewer documents
-  const single = await measure(quick ? 20_000 : 100_000, 1, 'single');
   return {
     batched,
     batched_max_semi_space_4mb: smallYoung,
-    one_per_job: single,
   };
 }
 
@@ -733,7 +730,7 @@ try {
       million,
       (r) => ({ producer_peak_rss_mb: judged(r.batched.producer_peak_rss_mb, '< 150') }),
       (r, t) =>
-        `enqueue ${r.batched.documents}: producer peak RSS ${r.batched.producer_peak_rss_mb} MB (${said(t.producer_peak_rss_mb)}), ${r.batched_max_semi_space_4mb.producer_peak_rss_mb} MB with --max-semi-space-size=4, Redis ${r.batched.redis_bytes_per_document} B/doc (batches of 50), ${r.one_per_job.redis_bytes_per_document} B/doc (one per job)`,
+        `enqueue ${r.batched.documents}: producer peak RSS ${r.batched.producer_peak_rss_mb} MB (${said(t.producer_peak_rss_mb)}), ${r.batched_max_semi_space_4mb.producer_peak_rss_mb} MB with --max-semi-space-size=4, Redis ${r.batched.redis_bytes_per_document} B/doc (batches of 50)`,
     ],
   ];
   const only = process.argv
