@@ -5,7 +5,7 @@ import { ExitCode, run } from '../src/index.js';
 import type { CommandEnv } from '../src/internal/action.js';
 import { applyCommand } from '../src/internal/commands/apply.js';
 import { connectorCommand } from '../src/internal/commands/connector/index.js';
-import { credentialCommand } from '../src/internal/commands/credential.js';
+import { credentialCommand } from '../src/internal/commands/credential/index.js';
 import { docsCommand } from '../src/internal/commands/docs/index.js';
 import { doctorCommand } from '../src/internal/commands/doctor.js';
 import { emulatorCommand } from '../src/internal/commands/emulator.js';

@@ -7,7 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { type CommandEnv, createAct, type RunState } from './action.js';
 import { applyCommand } from './commands/apply.js';
 import { connectorCommand } from './commands/connector/index.js';
-import { credentialCommand } from './commands/credential.js';
+import { credentialCommand } from './commands/credential/index.js';
 import { docsCommand } from './commands/docs/index.js';
 import { doctorCommand } from './commands/doctor.js';
 import { emulatorCommand, provideEmulatorFlags } from './commands/emulator.js';
