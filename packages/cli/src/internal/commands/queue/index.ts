@@ -8,8 +8,9 @@ import type { CommandEnv } from '../../action.js';
 import { EXAMPLES } from '../../help-text.js';
 import { cleanCommand } from './clean.js';
 import { dashboardCommand } from './dashboard.js';
-import { failedCommand, retryCommand } from './failures.js';
+import { failedCommand } from './failed.js';
 import { limitsCommand } from './limits.js';
+import { retryCommand } from './retry.js';
 import { statusCommand } from './status.js';
 
 export function queueCommand(env: CommandEnv): Command {
