@@ -1,9 +1,9 @@
 /** `kis sources`: the DocumentSource values, read from the spec. */
 import { Command } from 'commander';
-import type { CommandEnv } from '../action.js';
-import { documentSources } from '../enums.js';
-import { ExitCode } from '../errors.js';
-import { EXAMPLES } from '../help-text.js';
+import type { CommandEnv } from '../../action.js';
+import { documentSources } from '../../enums.js';
+import { ExitCode } from '../../errors.js';
+import { EXAMPLES } from '../../help-text.js';
 
 export function sourcesCommand({ act }: CommandEnv): Command {
   return new Command('sources')

@@ -4,13 +4,13 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ExtractionError, extensionsOfKind, extractFile, kindOf } from '@kis/node';
 import { Command } from 'commander';
-import type { CommandEnv } from '../action.js';
-import type { Context } from '../context.js';
-import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
-import { describeFailure } from '../failure.js';
-import { EXAMPLES } from '../help-text.js';
-import { mapConcurrent } from '../pool.js';
-import { fsReason } from '../structured.js';
+import type { CommandEnv } from '../../action.js';
+import type { Context } from '../../context.js';
+import { ExitCode, type ExitCodeValue, UsageError } from '../../errors.js';
+import { describeFailure } from '../../failure.js';
+import { EXAMPLES } from '../../help-text.js';
+import { mapConcurrent } from '../../pool.js';
+import { fsReason } from '../../structured.js';
 
 /** The image extensions the rule book knows (`.png .jpg .jpeg .gif .webp`). */
 const IMAGE_EXTENSIONS = extensionsOfKind('image');

@@ -16,16 +16,16 @@ import {
   plan as planState,
 } from '@kis/node';
 import { Command } from 'commander';
-import type { CommandEnv } from '../action.js';
-import { confirmDeletion } from '../confirm.js';
-import type { Context } from '../context.js';
-import { ExitCode, type ExitCodeValue } from '../errors.js';
-import { describeFailure } from '../failure.js';
-import { EXAMPLES, wrap } from '../help-text.js';
-import { type KisFile, readKisFile } from '../kis-file.js';
-import type { Output } from '../output.js';
-import { stateFile } from '../state-files.js';
-import { TakenNames } from '../taken-names.js';
+import type { CommandEnv } from '../../action.js';
+import { confirmDeletion } from '../../confirm.js';
+import type { Context } from '../../context.js';
+import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { describeFailure } from '../../failure.js';
+import { EXAMPLES, wrap } from '../../help-text.js';
+import { type KisFile, readKisFile } from '../../kis-file.js';
+import type { Output } from '../../output.js';
+import { stateFile } from '../../state-files.js';
+import { TakenNames } from '../../taken-names.js';
 
 export interface ApplyCommandOptions {
   file: string;

@@ -1,11 +1,11 @@
 import type { AccessGroup, DoctorAccess, DoctorCheck, DoctorReport } from '@kis/client';
 import { Command } from 'commander';
-import type { CommandEnv } from '../action.js';
-import { intArg } from '../arg-parsers.js';
-import type { Context } from '../context.js';
-import { ExitCode, type ExitCodeValue } from '../errors.js';
-import { EXAMPLES, wrap } from '../help-text.js';
-import type { Output } from '../output.js';
+import type { CommandEnv } from '../../action.js';
+import { intArg } from '../../arg-parsers.js';
+import type { Context } from '../../context.js';
+import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { EXAMPLES, wrap } from '../../help-text.js';
+import type { Output } from '../../output.js';
 
 export interface DoctorCommandOptions {
   ccPair?: number;

@@ -6,12 +6,12 @@
  */
 import type { Emulator, EmulatorFlag, EmulatorFlagValues, EmulatorOptions } from '@kis/emulator';
 import { Command } from 'commander';
-import type { CommandEnv } from '../action.js';
-import type { Context } from '../context.js';
-import { ExitCode, type ExitCodeValue, oneLine, UsageError } from '../errors.js';
-import { EXAMPLES } from '../help-text.js';
-import type { InterruptSource } from '../interrupts.js';
-import { findEmulator, loadEmulator } from '../optional-emulator.js';
+import type { CommandEnv } from '../../action.js';
+import type { Context } from '../../context.js';
+import { ExitCode, type ExitCodeValue, oneLine, UsageError } from '../../errors.js';
+import { EXAMPLES } from '../../help-text.js';
+import type { InterruptSource } from '../../interrupts.js';
+import { findEmulator, loadEmulator } from '../../optional-emulator.js';
 
 /** The `kis emulator` flags: @kis/emulator's own (`EMULATOR_FLAGS`), by their camelCase key. */
 export type EmulatorCommandOptions = EmulatorFlagValues;
