@@ -8,6 +8,7 @@
 import type { Context } from '../../context.js';
 import { checkSource } from '../../enums.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { printFailureList } from '../../failure-list.js';
 import { type Inputs, readInputs, resolveBaseDir } from '../../inputs.js';
 import type { InterruptSource } from '../../interrupts.js';
 import { loadQueue, type QueueModule } from '../../optional-queue.js';
@@ -152,10 +153,7 @@ async function enqueueAndFollow(
         localFailures.push(printFailure(out, f));
       }
     }
-    if (localFailures.length > 0 && !out.mode.json) {
-      out.human('Failures:');
-      for (const f of localFailures) out.human(`  ${f}`);
-    }
+    printFailureList(out, localFailures);
     return localFailures.length > 0 ? ExitCode.ItemsFailed : ExitCode.Ok;
   }
   const acks = ackTaker(q, target, ccPair, journal, result.runId);
