@@ -24,10 +24,9 @@ import {
   sync,
 } from '@kis/node';
 import type { Context } from '../../context.js';
-import { checkSource } from '../../enums.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../../errors.js';
 import { printFailureList } from '../../failure-list.js';
-import { type Inputs, jsonlName, readInputs, resolveBaseDir } from '../../inputs.js';
+import { type Inputs, jsonlName } from '../../inputs.js';
 import type { InterruptSource } from '../../interrupts.js';
 import { loadQueue, type QueueModule } from '../../optional-queue.js';
 import { formatDuration, type Output } from '../../output.js';
@@ -35,7 +34,7 @@ import { ackTaker, takeEarlierAcks } from '../../queue-mode/acks.js';
 import { enqueueRun } from '../../queue-mode/enqueue.js';
 import { awaitRun, exitCodeOf } from '../../queue-mode/finish.js';
 import { printEnqueued, printFailure } from '../../queue-mode/report.js';
-import { checkUnderRoot, pathSources, resolveRoot } from '../../queue-mode/sources.js';
+import { pathSources, producerPaths } from '../../queue-mode/sources.js';
 import { type QueueTarget, queueTarget } from '../../queue-target.js';
 import { connect, type Journal } from '../../run-setup.js';
 import { openSyncJournal } from './journal.js';
@@ -100,12 +99,7 @@ export async function runQueuedSync(
   const q = await loadQueue('kis sync --queue');
   const target = queueTarget(ctx, options, { fromEnv: false });
   const maxDelete = parseMaxDelete(options.maxDelete);
-  const source = options.source === undefined ? undefined : checkSource('--source', options.source);
-  const baseDir =
-    options.baseDir === undefined ? undefined : await resolveBaseDir(io.cwd, options.baseDir);
-  const inputs = await readInputs(paths, io);
-  const root = await resolveRoot(io.cwd, options.root);
-  checkUnderRoot(root, [...inputs.walk, ...inputs.jsonl]);
+  const { inputs, root, source, baseDir } = await producerPaths(io, paths, options);
   let ignored = 0;
   const onIgnored = (ref: string, reason: string) => {
     ignored++;
