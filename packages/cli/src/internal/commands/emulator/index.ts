@@ -10,7 +10,7 @@ import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import { ExitCode, type ExitCodeValue, oneLine, UsageError } from '../../errors.js';
 import { EXAMPLES } from '../../help-text.js';
-import type { InterruptSource } from '../../interrupts.js';
+import { type InterruptSource, nextInterrupt } from '../../interrupts.js';
 import { findEmulator, loadEmulator } from '../../optional-emulator.js';
 
 /** The `kis emulator` flags: @kis/emulator's own (`EMULATOR_FLAGS`), by their camelCase key. */
@@ -157,19 +157,6 @@ async function cliAdminKey(ctx: Context): Promise<{ key: string; source: string 
           ? '--api-key-file'
           : 'KIS_API_KEY',
   };
-}
-
-/** Resolves at the first Ctrl-C or SIGTERM. */
-function nextInterrupt(interrupts: InterruptSource): Promise<void> {
-  return new Promise<void>((resolveStop) => {
-    const stop = () => {
-      interrupts.off('SIGINT', stop);
-      interrupts.off('SIGTERM', stop);
-      resolveStop();
-    };
-    interrupts.on('SIGINT', stop);
-    interrupts.on('SIGTERM', stop);
-  });
 }
 
 /** "kis emulator ready at …", and how to use it; a generated admin key is printed (only here). */

@@ -8,7 +8,7 @@ import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../../errors.js';
 import { EXAMPLES } from '../../help-text.js';
-import type { InterruptSource } from '../../interrupts.js';
+import { type InterruptSource, nextInterrupt } from '../../interrupts.js';
 import { loadQueue } from '../../optional-queue.js';
 import {
   addQueueTarget,
@@ -63,15 +63,7 @@ async function dashboard(
     }
     throw error;
   }
-  const stopped = new Promise<void>((resolve) => {
-    const stop = () => {
-      interrupts.off('SIGINT', stop);
-      interrupts.off('SIGTERM', stop);
-      resolve();
-    };
-    interrupts.on('SIGINT', stop);
-    interrupts.on('SIGTERM', stop);
-  });
+  const stopped = nextInterrupt(interrupts);
   ctx.out.result({ dashboard: { url: board.url, port: board.port } }, [
     `kis queue dashboard at ${board.url}`,
     'Press Ctrl-C to stop.',
