@@ -1,8 +1,12 @@
+import { readdir } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
-import type { Command } from 'commander';
+import { fileURLToPath } from 'node:url';
+import { EMULATOR_FLAGS } from '@kis/emulator';
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, run } from '../src/index.js';
 import type { CommandEnv } from '../src/internal/action.js';
+import type { CommandBuilder } from '../src/internal/command-table.js';
 import { applyCommand } from '../src/internal/commands/apply/index.js';
 import { connectorCommand } from '../src/internal/commands/connector/index.js';
 import { credentialCommand } from '../src/internal/commands/credential/index.js';
@@ -22,7 +26,7 @@ import { createProgram } from '../src/internal/program.js';
 // Every command of `kis` (path|aliases) with its arguments and options (flags, "(required)",
 // "= default"), as they were when program.ts held them all (the split changed none of them),
 // with the commands added since (pair operations, queue mode).
-// @kis/emulator's flags are added to `kis emulator` at start-up, not by its module.
+// `kis emulator` takes @kis/emulator's own flags (EMULATOR_FLAGS), read from it.
 const PINNED: Record<string, readonly string[]> = {
   '': [
     '-V, --version',
@@ -164,7 +168,9 @@ const PINNED: Record<string, readonly string[]> = {
   'docs list': ['--cc-pair <id>'],
   'docs delete': ['<ids...>'],
   'docs status': ['<ids...>'],
-  emulator: [],
+  emulator: EMULATOR_FLAGS.map(
+    (f) => `--${f.name}${f.value === undefined ? '' : ` <${f.value.toLowerCase()}>`}`,
+  ),
   apply: [
     '-f, --file <file> (required)',
     '--dry-run',
@@ -178,7 +184,7 @@ const PINNED: Record<string, readonly string[]> = {
 };
 
 /** Each command module's builder and the one top-level command it must build. */
-const MODULES: readonly [string, (env: CommandEnv) => Command][] = [
+const MODULES: readonly [string, CommandBuilder][] = [
   ['connector', connectorCommand],
   ['credential', credentialCommand],
   ['upload', uploadCommand],
@@ -194,7 +200,64 @@ const MODULES: readonly [string, (env: CommandEnv) => Command][] = [
   ['sources', sourcesCommand],
 ];
 
-const env: CommandEnv = { act: () => async () => undefined, interrupts: process };
+// The layout (ARCHITECTURE.md, "Where to add: a command"): a folder per command, its index.ts the
+// command (or, with sub-commands, their table), one module per sub-command, named for it, and
+// the parts a command's modules share beside them.
+const LAYOUT: Record<string, readonly string[]> = {
+  apply: ['index.ts'],
+  connector: [
+    'associate.ts',
+    'create.ts',
+    'delete.ts',
+    'each-pair.ts',
+    'fields.ts',
+    'index.ts',
+    'list.ts',
+    'pair-help.ts',
+    'pause.ts',
+    'prune.ts',
+    'resume.ts',
+    'run.ts',
+    'status.ts',
+  ],
+  credential: ['create.ts', 'index.ts', 'list.ts', 'redact.ts', 'set-private-key.ts'],
+  docs: ['delete.ts', 'index.ts', 'list.ts', 'status.ts'],
+  doctor: ['index.ts'],
+  emulator: ['index.ts'],
+  export: ['index.ts'],
+  ingest: ['index.ts', 'pair.ts', 'queued.ts', 'report.ts', 'tally.ts'],
+  queue: [
+    'clean.ts',
+    'dashboard.ts',
+    'failed.ts',
+    'format.ts',
+    'index.ts',
+    'limits.ts',
+    'retry.ts',
+    'status.ts',
+  ],
+  sources: ['index.ts'],
+  sync: [
+    'index.ts',
+    'journal.ts',
+    'options.ts',
+    'ownership.ts',
+    'pass.ts',
+    'plan-report.ts',
+    'queued.ts',
+    'result-line.ts',
+    'watch.ts',
+  ],
+  upload: ['index.ts'],
+  worker: ['index.ts'],
+};
+const COMMANDS_DIR = fileURLToPath(new URL('../src/internal/commands/', import.meta.url));
+
+const env: CommandEnv = {
+  act: () => async () => undefined,
+  interrupts: process,
+  command: (name) => new Command(name),
+};
 
 /** `PINNED`'s entries for `command` and everything under it. */
 function describeTree(command: Command, path: string[] = []): Record<string, string[]> {
@@ -239,10 +302,26 @@ const io = (): { io: Io; out: () => string; err: () => string } => {
 };
 
 describe('one module per command', () => {
+  it('commands/ holds a folder per command, a module per sub-command', async () => {
+    const folders = await readdir(COMMANDS_DIR, { withFileTypes: true });
+    expect(folders.every((f) => f.isDirectory())).toBe(true);
+    const layout = Object.fromEntries(
+      await Promise.all(
+        folders.map(async (f) => [f.name, (await readdir(`${COMMANDS_DIR}${f.name}`)).sort()]),
+      ),
+    );
+    expect(layout).toEqual(LAYOUT);
+    for (const [name] of MODULES) {
+      const command = await Promise.resolve(MODULES.find(([n]) => n === name)?.[1](env));
+      // each sub-command's module is named for it
+      for (const sub of command?.commands ?? []) expect(LAYOUT[name]).toContain(`${sub.name()}.ts`);
+    }
+  });
+
   it.each(MODULES)(
     'the %s module builds exactly its command, with what was pinned',
-    (name, build) => {
-      const command = build(env);
+    async (name, build) => {
+      const command = await build(env);
       expect(command.name()).toBe(name);
       expect(command.parent).toBeNull();
       const pinned = Object.fromEntries(
@@ -252,11 +331,50 @@ describe('one module per command', () => {
     },
   );
 
-  it('the program is the root command and these modules, in the order the help lists them', () => {
-    const program = createProgram(io().io, env);
+  it('the program is the root command and these modules, in the order the help lists them', async () => {
+    const program = await createProgram(io().io, env);
     expect(program.commands.map((c) => c.name())).toEqual(MODULES.map(([name]) => name));
     expect(describeTree(program)).toEqual(PINNED);
   });
+
+  it.each([
+    [
+      ['connector', 'list'],
+      ['connector', 'connector list'],
+    ],
+    [
+      ['--json', 'connectors', '--api-key', 'k', 'list', '--help'],
+      ['connector', 'connector list'],
+    ],
+    [
+      ['docs', 'status', 'x'],
+      ['docs', 'docs status'],
+    ],
+    // an option the table does not know (the sub-command's own) before its name: all are built
+    [
+      ['queue', '--queue', 'redis://h', 'status'],
+      [
+        'queue',
+        ...['status', 'failed', 'retry', 'clean', 'limits', 'dashboard'].map((s) => `queue ${s}`),
+      ],
+    ],
+    [['sync', 'docs', '--cc-pair', '2'], ['sync']],
+    [['--json', '--version', 'connector'], []],
+  ])('kis %j builds only what it runs: %j', async (argv, built) => {
+    const program = await createProgram(io().io, env, argv);
+    const paths = Object.keys(describeTree(program))
+      .filter((key) => key !== '')
+      .map((key) => key.split('|')[0]);
+    expect(paths).toEqual(built);
+  });
+
+  it.each([[[]], [['--help']], [['help', 'connector']], [['conector', 'list']], [['-qv', 'docs']]])(
+    'kis %j builds every command, so that help and suggestions read as ever',
+    async (argv) => {
+      const program = await createProgram(io().io, env, argv);
+      expect(describeTree(program)).toEqual(PINNED);
+    },
+  );
 
   it('kis --help lists the same commands', async () => {
     const { io: streams, out } = io();

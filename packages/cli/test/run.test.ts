@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, run } from '../src/index.js';
-import { checkBaseUrl, collectSecrets, redactingIo } from '../src/internal/context.js';
+import { checkBaseUrl } from '../src/internal/context.js';
+import { collectSecrets, redactingIo } from '../src/internal/secrets.js';
 import type { Io } from '../src/internal/output.js';
 
 function capture(): { stream: PassThrough; text: () => string } {

@@ -4,7 +4,7 @@
  */
 import type { ConnectorCreateRequest } from '@kis/client';
 import { DEFAULT_CREDENTIAL_ID } from '@kis/rules';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
@@ -18,8 +18,8 @@ export interface ConnectorAssociateOptions {
   accessType?: string;
 }
 
-export function associateCommand({ act }: CommandEnv): Command {
-  return new Command('associate')
+export function associateCommand({ act, command }: CommandEnv): Command {
+  return command('associate')
     .description(
       "associate a credential with an existing connector (the set-up's last step on its own); prints the cc pair id",
     )

@@ -4,7 +4,7 @@
  */
 import { type ConnectorCreateRequest, connectorConfigIssues, type KisClient } from '@kis/client';
 import { DEFAULT_CREDENTIAL_ID, SOURCES_WITHOUT_CREDENTIAL } from '@kis/rules';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { collect, intArg } from '../../arg-parsers.js';
 import { configFromSets } from '../../connector-fields.js';
@@ -26,8 +26,8 @@ import { TakenNames } from '../../taken-names.js';
 /** "Sources that need no credential use the default empty credential 0: ingestion_api, web, …". */
 const NO_CREDENTIAL_TEXT = `Sources that need no credential use the default empty credential ${DEFAULT_CREDENTIAL_ID}: ${SOURCES_WITHOUT_CREDENTIAL.join(', ')}.`;
 
-export function createCommand({ act }: CommandEnv): Command {
-  return new Command('create')
+export function createCommand({ act, command }: CommandEnv): Command {
+  return command('create')
     .description(
       'create a connector, find or take its credential and associate them (the three-step set-up); prints the connector, credential and cc pair ids',
     )

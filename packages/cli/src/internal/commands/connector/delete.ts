@@ -4,7 +4,7 @@
  * asking on the terminal unless `--yes`; `--wait` follows each until the server no longer has it.
  */
 import { type CcPairFullInfo, KisError } from '@kis/client';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { durationArg } from '../../arg-parsers.js';
 import { confirmDeletion } from '../../confirm.js';
@@ -23,8 +23,8 @@ export interface ConnectorDeleteOptions {
   waitFor: number;
 }
 
-export function deleteCommand({ act }: CommandEnv): Command {
-  return new Command('delete')
+export function deleteCommand({ act, command }: CommandEnv): Command {
+  return command('delete')
     .description(
       'delete pairs with their documents (then their connector, when no pair is left); asks first',
     )

@@ -1,6 +1,6 @@
 /** `kis connector fields SOURCE`: a source's config fields and credential keys, from the spec. */
 import type { ConnectorField as FieldInfo, SourceFields } from '@kis/rules';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { sourceFields } from '../../connector-fields.js';
 import type { Context } from '../../context.js';
@@ -8,8 +8,8 @@ import { checkSource } from '../../enums.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
 import { EXAMPLES } from '../../help-text.js';
 
-export function fieldsCommand({ act }: CommandEnv): Command {
-  return new Command('fields')
+export function fieldsCommand({ act, command }: CommandEnv): Command {
+  return command('fields')
     .description(
       "list a source's config fields (name, kind, required, default, options) and credential keys, from the spec",
     )

@@ -9,7 +9,7 @@ import type {
   KisClient,
   SourceIndexingStatuses,
 } from '@kis/client';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
@@ -17,8 +17,8 @@ import { EXAMPLES, wrap } from '../../help-text.js';
 import { pairCall } from '../../pair-errors.js';
 import { tableLines } from '../../table.js';
 
-export function listCommand({ act }: CommandEnv): Command {
-  return new Command('list')
+export function listCommand({ act, command }: CommandEnv): Command {
+  return command('list')
     .description(
       'list the connector/credential pairs: connector, source, pair id, status, documents, last success, in error',
     )

@@ -1,13 +1,13 @@
 /** `kis connector pause PAIR…`: no index attempt runs until the pairs are resumed. */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import type { ExitCodeValue } from '../../errors.js';
 import { actOnPairs, type PairAction } from './each-pair.js';
 import { pairHelp } from './pair-help.js';
 
-export function pauseCommand({ act }: CommandEnv): Command {
-  return new Command('pause')
+export function pauseCommand({ act, command }: CommandEnv): Command {
+  return command('pause')
     .description(
       'pause pairs: no index attempt runs until they are resumed (a running one is canceled)',
     )

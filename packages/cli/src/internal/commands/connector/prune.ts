@@ -1,14 +1,14 @@
 /** `kis connector prune PAIR`: starts a prune on the server; a running one (409) is said as such. */
 import { ConflictError } from '@kis/client';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import type { ExitCodeValue } from '../../errors.js';
 import { actOnPairs, type PairAction } from './each-pair.js';
 import { pairHelp } from './pair-help.js';
 
-export function pruneCommand({ act }: CommandEnv): Command {
-  return new Command('prune')
+export function pruneCommand({ act, command }: CommandEnv): Command {
+  return command('prune')
     .description('remove from the index the documents of a pair that its source no longer has')
     .argument('<pair>', 'pair id or connector name')
     .addHelpText(

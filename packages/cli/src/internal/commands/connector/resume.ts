@@ -1,14 +1,14 @@
 /** `kis connector resume PAIR…`: paused (or invalid) pairs are indexed again. */
 import { isIndexable } from '@kis/rules';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import type { ExitCodeValue } from '../../errors.js';
 import { actOnPairs, type PairAction } from './each-pair.js';
 import { pairHelp } from './pair-help.js';
 
-export function resumeCommand({ act }: CommandEnv): Command {
-  return new Command('resume')
+export function resumeCommand({ act, command }: CommandEnv): Command {
+  return command('resume')
     .description('resume paused (or invalid) pairs: they are indexed again')
     .argument('<pairs...>', 'pair ids or connector names')
     .addHelpText(

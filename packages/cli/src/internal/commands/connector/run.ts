@@ -4,7 +4,7 @@
  */
 import type { CcPairFullInfo, KisClient } from '@kis/client';
 import { isIndexable } from '@kis/rules';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import type { ExitCodeValue } from '../../errors.js';
@@ -15,8 +15,8 @@ export interface ConnectorRunOptions {
   fromBeginning?: boolean;
 }
 
-export function runCommand({ act }: CommandEnv): Command {
-  return new Command('run')
+export function runCommand({ act, command }: CommandEnv): Command {
+  return command('run')
     .description('index pairs now (run once): what changed since the last run, or everything')
     .argument('<pairs...>', 'pair ids or connector names')
     .option('--from-beginning', 're-read the whole source instead of what changed')

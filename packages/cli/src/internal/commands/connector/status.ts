@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CcPairFullInfo, IndexAttempt, IndexingError, KisClient } from '@kis/client';
 import { isAttemptRunning, isAttemptSuccessful } from '@kis/rules';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { durationArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
@@ -23,8 +23,8 @@ export interface ConnectorStatusOptions {
   interval: number;
 }
 
-export function statusCommand({ act, interrupts }: CommandEnv): Command {
-  return new Command('status')
+export function statusCommand({ act, interrupts, command }: CommandEnv): Command {
+  return command('status')
     .description("a pair's detail, its latest index attempts and its unresolved errors")
     .argument('<pair>', 'pair id or connector name')
     .option('--watch', 'read it again until no index attempt is running or waiting')

@@ -1,5 +1,5 @@
 /** `kis credential create --source SOURCE`: creates a credential, prints its id. */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { collect } from '../../arg-parsers.js';
 import { credentialFromSets } from '../../connector-fields.js';
@@ -17,8 +17,8 @@ export interface CredentialCreateOptions {
   adminPublic?: boolean;
 }
 
-export function createCommand({ act }: CommandEnv): Command {
-  return new Command('create')
+export function createCommand({ act, command }: CommandEnv): Command {
+  return command('create')
     .description('create a credential (POST /manage/credential); prints its id')
     .requiredOption('--source <source>', 'DocumentSource the credential is for')
     .option('--credential-json <json>', 'credential_json: inline JSON, @file.json or @file.yaml')

@@ -1,5 +1,5 @@
 /** `kis credential list [--source SOURCE]`: a table (or a JSON line per credential), values hidden. */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import { checkSource } from '../../enums.js';
@@ -11,8 +11,8 @@ export interface CredentialListOptions {
   source?: string;
 }
 
-export function listCommand({ act }: CommandEnv): Command {
-  return new Command('list')
+export function listCommand({ act, command }: CommandEnv): Command {
+  return command('list')
     .description('list credentials (credential_json values are never printed)')
     .option('--source <source>', 'only credentials of this DocumentSource')
     .addHelpText(

@@ -1,7 +1,7 @@
 /** `kis credential set-private-key ID`: replaces a credential's private-key file (multipart upload). */
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
@@ -18,8 +18,8 @@ export interface PrivateKeyOptions {
   typeDefinitionKey: string;
 }
 
-export function setPrivateKeyCommand({ act }: CommandEnv): Command {
-  return new Command('set-private-key')
+export function setPrivateKeyCommand({ act, command }: CommandEnv): Command {
+  return command('set-private-key')
     .description('replace the private-key file of a credential (multipart upload)')
     .argument('<id>', 'credential id', intArg(0))
     .requiredOption('--file <path>', 'the private-key file, e.g. a PKCS#12 .pfx file')

@@ -1,6 +1,6 @@
 /** `kis docs delete ID…`: ingested documents deleted by id; one that fails does not stop the rest. */
 import { NotFoundError } from '@kis/client';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
@@ -8,8 +8,8 @@ import { describeFailure } from '../../failure.js';
 import { EXAMPLES } from '../../help-text.js';
 import { storedIdFor } from '../../stored-ids.js';
 
-export function deleteCommand({ act }: CommandEnv): Command {
-  return new Command('delete')
+export function deleteCommand({ act, command }: CommandEnv): Command {
+  return command('delete')
     .description('delete ingested documents by id (as `kis docs list` prints them)')
     .argument('<ids...>', 'document ids')
     .addHelpText(

@@ -1,6 +1,6 @@
 /** `kis docs list [--cc-pair ID]`: the ingested documents, all or those of one pair. */
 import type { IngestedDocumentSummary } from '@kis/client';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
@@ -12,8 +12,8 @@ export interface DocsListOptions {
   ccPair?: number;
 }
 
-export function listCommand({ act }: CommandEnv): Command {
-  return new Command('list')
+export function listCommand({ act, command }: CommandEnv): Command {
+  return command('list')
     .description('list ingested documents (all, or those of one cc pair)')
     .option('--cc-pair <id>', "only this cc pair's documents", intArg(0))
     .addHelpText('after', EXAMPLES(['kis docs list', 'kis --json docs list --cc-pair 2']))

@@ -4,7 +4,7 @@
  */
 import { APIError, type DocumentSizeInfo, NotFoundError } from '@kis/client';
 import { isRouteNotFound } from '@kis/rules';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../../errors.js';
@@ -12,8 +12,8 @@ import { EXAMPLES, wrap } from '../../help-text.js';
 import { pairCall } from '../../pair-errors.js';
 import { storedIdFor } from '../../stored-ids.js';
 
-export function statusCommand({ act }: CommandEnv): Command {
-  return new Command('status')
+export function statusCommand({ act, command }: CommandEnv): Command {
+  return command('status')
     .description(
       'whether documents are in the index yet, with their chunks and tokens; exit 1 when one is not (yet)',
     )

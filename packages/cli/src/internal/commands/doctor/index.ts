@@ -1,5 +1,5 @@
 import type { AccessGroup, DoctorAccess, DoctorCheck, DoctorReport } from '@kis/client';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
@@ -11,8 +11,8 @@ export interface DoctorCommandOptions {
   ccPair?: number;
 }
 
-export function doctorCommand({ act }: CommandEnv): Command {
-  return new Command('doctor')
+export function doctorCommand({ act, command }: CommandEnv): Command {
+  return command('doctor')
     .description(
       'check the server, the base URL and the API key: that it answers, the /api prefix, the key, who it is (role, or groups and permissions) and which commands it may use, which routes and release the server has',
     )

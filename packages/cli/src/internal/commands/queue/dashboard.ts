@@ -2,7 +2,7 @@
  * `kis queue dashboard`: bull-board for the queue on a loopback address (it can retry and remove
  * jobs and has no login), until Ctrl-C.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
@@ -23,8 +23,8 @@ interface DashboardFlags extends QueueTargetFlags {
   readOnly?: boolean;
 }
 
-export function dashboardCommand({ act, interrupts }: CommandEnv): Command {
-  return addQueueTarget(new Command('dashboard'))
+export function dashboardCommand({ act, interrupts, command }: CommandEnv): Command {
+  return addQueueTarget(command('dashboard'))
     .description('serve bull-board for the queue on loopback, for a browser on this machine')
     .addHelpText(
       'after',

@@ -1,5 +1,5 @@
 /** `kis queue failed [RUN]`: the documents that failed, with the server's reasons. */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
@@ -18,8 +18,8 @@ interface FailedFlags extends QueueTargetFlags {
   limit?: number;
 }
 
-export function failedCommand({ act }: CommandEnv): Command {
-  return addQueueTarget(new Command('failed'))
+export function failedCommand({ act, command }: CommandEnv): Command {
+  return addQueueTarget(command('failed'))
     .description(
       "the documents that failed, with the server's reasons (a JSON line each with --json)",
     )

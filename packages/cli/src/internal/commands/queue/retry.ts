@@ -2,7 +2,7 @@
  * `kis queue retry [RUN]`: the failed jobs run again (what is stored is skipped, the failed
  * documents are sent again).
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
@@ -15,8 +15,8 @@ import {
   queueTarget,
 } from '../../queue-target.js';
 
-export function retryCommand({ act }: CommandEnv): Command {
-  return addQueueTarget(new Command('retry'))
+export function retryCommand({ act, command }: CommandEnv): Command {
+  return addQueueTarget(command('retry'))
     .description('put the failed jobs back in the queue: their failed documents are sent again')
     .argument('[run]', 'one run (default: every run in the queue)')
     .addHelpText('after', EXAMPLES(['kis queue retry', 'kis queue retry r20250102T030405-1a2b3c']))

@@ -4,7 +4,7 @@
  * prints the plan, and reports the run (pass.ts), again on every change with `--watch`
  * (watch.ts). Planning, the journal, retries, outages and deletions are the client's.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
@@ -22,8 +22,6 @@ import { openSyncJournal } from './journal.js';
 import { parseMaxDelete, planOptions, type SyncCommandOptions } from './options.js';
 import { ownership } from './ownership.js';
 import { type Pass, syncPass } from './pass.js';
-import { runQueuedSync } from './queued.js';
-import { watchPaths } from './watch.js';
 
 const HELP_AFTER =
   EXAMPLES([
@@ -48,8 +46,8 @@ server stopped the run.`,
 `;
 
 /** `kis sync`: the shared run options, then its own. */
-export function syncCommand({ act, interrupts }: CommandEnv): Command {
-  return addQueueOptions(addRunOptions(new Command('sync')))
+export function syncCommand({ act, interrupts, command }: CommandEnv): Command {
+  return addQueueOptions(addRunOptions(command('sync')))
     .description(
       'make a cc pair equal to folders or a JSONL export: create, update, skip the unchanged, and (--prune) delete what is gone',
     )
@@ -90,6 +88,8 @@ export async function runSync(
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
   if (options.queue !== undefined) {
+    // queue mode's producer is loaded for --queue only
+    const { runQueuedSync } = await import('./queued.js');
     return runQueuedSync(ctx, paths, options, interrupts);
   }
   const { out, io } = ctx;
@@ -154,9 +154,11 @@ async function runPasses(
     again: () => pass.abort.abort(),
   });
   try {
+    // the file watcher (chokidar) is loaded for --watch only
+    const watching = pass.options.watch ? await import('./watch.js') : undefined;
     const code = await syncPass(pass);
-    if (!pass.options.watch || interruption.count() > 0) return code;
-    return await watchPaths(pass, watched, code, (stop) => {
+    if (watching === undefined || interruption.count() > 0) return code;
+    return await watching.watchPaths(pass, watched, code, (stop) => {
       stopWatching = stop;
     });
   } finally {

@@ -6,7 +6,7 @@
  */
 import { hostname } from 'node:os';
 import type { QueueWorker, WorkerDocumentEvent, WorkerSummary } from '@kis/queue';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { durationArg, intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
@@ -63,8 +63,8 @@ after --lock-duration plus --stalled-interval.`,
 )}
 `;
 
-export function workerCommand({ act, interrupts }: CommandEnv): Command {
-  return addQueueTarget(new Command('worker'))
+export function workerCommand({ act, interrupts, command }: CommandEnv): Command {
+  return addQueueTarget(command('worker'))
     .description(
       'queue mode: take jobs from a queue and send their documents (any number, on any machines); Ctrl-C returns its jobs',
     )
