@@ -236,6 +236,8 @@ export class Context {
       logLevel: level,
       logger,
       headers: { 'user-agent': `kis-cli/${cliVersion()}` },
+      // a command makes a few calls and exits: undici is loaded only for an ingestion run
+      callsOn: 'node:http',
     };
   }
 }
