@@ -368,6 +368,28 @@ describe('one module per command', () => {
     expect(paths).toEqual(built);
   });
 
+  it('the tables know every name and alias the modules give: each chooses its command alone', async () => {
+    const all = await createProgram(io().io, env);
+    for (const command of all.commands) {
+      for (const name of [command.name(), ...command.aliases()]) {
+        const subs = command.commands.length > 0 ? command.commands : [undefined];
+        for (const sub of subs) {
+          const subNames = sub ? [sub.name(), ...sub.aliases()] : [undefined];
+          for (const subName of subNames) {
+            const argv = subName === undefined ? [name] : [name, subName];
+            const program = await createProgram(io().io, env, argv);
+            const built = Object.keys(describeTree(program)).filter((key) => key !== '');
+            const path = [command.name(), ...(sub ? [sub.name()] : [])];
+            expect(
+              built.map((key) => key.split('|')[0]),
+              argv.join(' '),
+            ).toEqual(path.map((_, i) => path.slice(0, i + 1).join(' ')));
+          }
+        }
+      }
+    }
+  });
+
   it.each([[[]], [['--help']], [['help', 'connector']], [['conector', 'list']], [['-qv', 'docs']]])(
     'kis %j builds every command, so that help and suggestions read as ever',
     async (argv) => {
