@@ -15,7 +15,8 @@ import {
   type IncomingMessage,
   STATUS_CODES,
 } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpsAgent } from 'node:https';
+import { createRequire } from 'node:module';
 import type { ConnectionOptions } from 'node:tls';
 import type { Received, Sender, Sent } from '../internal/http.js';
 import { headerPairs } from './answer-headers.js';
@@ -42,6 +43,14 @@ interface Hop {
   headers: Record<string, string>;
   body: EncodedBody['data'];
 }
+
+type Https = typeof import('node:https');
+let https: Https | undefined;
+/** node:https, and TLS with it, load with the first https request: a local server's calls skip them. */
+const httpsModule = (): Https => {
+  https ??= createRequire(import.meta.url)('node:https') as Https;
+  return https;
+};
 
 /** A URL as redirects are compared: a redirect back to one already asked is a loop. */
 const place = (url: URL) => `${url.origin}${url.pathname}${url.search}`;
@@ -72,14 +81,17 @@ function redirected(hop: Hop, status: number, location: URL): Hop {
 
 /** Create a sender on node:http and node:https (one per client: its agents hold its connections). */
 export function createHttpSender(options: HttpSenderOptions = {}): Sender {
-  let agents: { http: HttpAgent; https: HttpsAgent } | undefined;
-  const agentFor = (url: URL): HttpAgent => {
-    // idle connections do not keep the process alive: Node's agents unref them
-    agents ??= {
-      http: new HttpAgent({ keepAlive: true }),
-      https: new HttpsAgent({ keepAlive: true, ...options.connect }),
-    };
-    return url.protocol === 'https:' ? agents.https : agents.http;
+  // idle connections do not keep the process alive: Node's agents unref them
+  let httpAgent: HttpAgent | undefined;
+  let httpsAgent: HttpsAgent | undefined;
+  const requestOn = (url: URL, method: string, headers: Record<string, string>): ClientRequest => {
+    if (url.protocol !== 'https:') {
+      httpAgent ??= new HttpAgent({ keepAlive: true });
+      return httpRequest(url, { method, headers, agent: httpAgent });
+    }
+    const { Agent, request } = httpsModule();
+    httpsAgent ??= new Agent({ keepAlive: true, ...options.connect });
+    return request(url, { method, headers, agent: httpsAgent });
   };
 
   return (target, init): Sent => {
@@ -121,11 +133,7 @@ export function createHttpSender(options: HttpSenderOptions = {}): Sender {
       const send = (hop: Hop, history: string[], again = true) => {
         if (settled) return;
         const { url } = hop;
-        const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
-          method: hop.method,
-          headers: hop.headers,
-          agent: agentFor(url),
-        });
+        const request = requestOn(url, hop.method, hop.headers);
         current = request;
         request.on('error', (error: NodeJS.ErrnoException) => {
           // a kept-alive connection the server closed as it was reused: the request never got
