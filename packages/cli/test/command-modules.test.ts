@@ -1,28 +1,32 @@
+import { readdir } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
-import type { Command } from 'commander';
+import { fileURLToPath } from 'node:url';
+import { EMULATOR_FLAGS } from '@kis/emulator';
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, run } from '../src/index.js';
 import type { CommandEnv } from '../src/internal/action.js';
-import { applyCommand } from '../src/internal/commands/apply.js';
+import type { CommandBuilder } from '../src/internal/command-table.js';
+import { applyCommand } from '../src/internal/commands/apply/index.js';
 import { connectorCommand } from '../src/internal/commands/connector/index.js';
-import { credentialCommand } from '../src/internal/commands/credential.js';
+import { credentialCommand } from '../src/internal/commands/credential/index.js';
 import { docsCommand } from '../src/internal/commands/docs/index.js';
-import { doctorCommand } from '../src/internal/commands/doctor.js';
-import { emulatorCommand } from '../src/internal/commands/emulator.js';
-import { exportCommand } from '../src/internal/commands/export.js';
+import { doctorCommand } from '../src/internal/commands/doctor/index.js';
+import { emulatorCommand } from '../src/internal/commands/emulator/index.js';
+import { exportCommand } from '../src/internal/commands/export/index.js';
 import { ingestCommand } from '../src/internal/commands/ingest/index.js';
 import { queueCommand } from '../src/internal/commands/queue/index.js';
-import { sourcesCommand } from '../src/internal/commands/sources.js';
+import { sourcesCommand } from '../src/internal/commands/sources/index.js';
 import { syncCommand } from '../src/internal/commands/sync/index.js';
-import { uploadCommand } from '../src/internal/commands/upload.js';
-import { workerCommand } from '../src/internal/commands/worker.js';
+import { uploadCommand } from '../src/internal/commands/upload/index.js';
+import { workerCommand } from '../src/internal/commands/worker/index.js';
 import type { Io } from '../src/internal/output.js';
 import { createProgram } from '../src/internal/program.js';
 
 // Every command of `kis` (path|aliases) with its arguments and options (flags, "(required)",
 // "= default"), as they were when program.ts held them all (the split changed none of them),
 // with the commands added since (pair operations, queue mode).
-// @kis/emulator's flags are added to `kis emulator` at start-up, not by its module.
+// `kis emulator` takes @kis/emulator's own flags (EMULATOR_FLAGS), read from it.
 const PINNED: Record<string, readonly string[]> = {
   '': [
     '-V, --version',
@@ -164,7 +168,9 @@ const PINNED: Record<string, readonly string[]> = {
   'docs list': ['--cc-pair <id>'],
   'docs delete': ['<ids...>'],
   'docs status': ['<ids...>'],
-  emulator: [],
+  emulator: EMULATOR_FLAGS.map(
+    (f) => `--${f.name}${f.value === undefined ? '' : ` <${f.value.toLowerCase()}>`}`,
+  ),
   apply: [
     '-f, --file <file> (required)',
     '--dry-run',
@@ -178,7 +184,7 @@ const PINNED: Record<string, readonly string[]> = {
 };
 
 /** Each command module's builder and the one top-level command it must build. */
-const MODULES: readonly [string, (env: CommandEnv) => Command][] = [
+const MODULES: readonly [string, CommandBuilder][] = [
   ['connector', connectorCommand],
   ['credential', credentialCommand],
   ['upload', uploadCommand],
@@ -194,7 +200,64 @@ const MODULES: readonly [string, (env: CommandEnv) => Command][] = [
   ['sources', sourcesCommand],
 ];
 
-const env: CommandEnv = { act: () => async () => undefined, interrupts: process };
+// The layout (ARCHITECTURE.md, "Where to add: a command"): a folder per command, its index.ts the
+// command (or, with sub-commands, their table), one module per sub-command, named for it, and
+// the parts a command's modules share beside them.
+const LAYOUT: Record<string, readonly string[]> = {
+  apply: ['index.ts'],
+  connector: [
+    'associate.ts',
+    'create.ts',
+    'delete.ts',
+    'each-pair.ts',
+    'fields.ts',
+    'index.ts',
+    'list.ts',
+    'pair-help.ts',
+    'pause.ts',
+    'prune.ts',
+    'resume.ts',
+    'run.ts',
+    'status.ts',
+  ],
+  credential: ['create.ts', 'index.ts', 'list.ts', 'redact.ts', 'set-private-key.ts'],
+  docs: ['delete.ts', 'index.ts', 'list.ts', 'status.ts'],
+  doctor: ['index.ts'],
+  emulator: ['index.ts'],
+  export: ['index.ts'],
+  ingest: ['index.ts', 'pair.ts', 'queued.ts', 'report.ts', 'tally.ts'],
+  queue: [
+    'clean.ts',
+    'dashboard.ts',
+    'failed.ts',
+    'format.ts',
+    'index.ts',
+    'limits.ts',
+    'retry.ts',
+    'status.ts',
+  ],
+  sources: ['index.ts'],
+  sync: [
+    'index.ts',
+    'journal.ts',
+    'options.ts',
+    'ownership.ts',
+    'pass.ts',
+    'plan-report.ts',
+    'queued.ts',
+    'result-line.ts',
+    'watch.ts',
+  ],
+  upload: ['index.ts'],
+  worker: ['index.ts'],
+};
+const COMMANDS_DIR = fileURLToPath(new URL('../src/internal/commands/', import.meta.url));
+
+const env: CommandEnv = {
+  act: () => async () => undefined,
+  interrupts: process,
+  command: (name) => new Command(name),
+};
 
 /** `PINNED`'s entries for `command` and everything under it. */
 function describeTree(command: Command, path: string[] = []): Record<string, string[]> {
@@ -239,10 +302,26 @@ const io = (): { io: Io; out: () => string; err: () => string } => {
 };
 
 describe('one module per command', () => {
+  it('commands/ holds a folder per command, a module per sub-command', async () => {
+    const folders = await readdir(COMMANDS_DIR, { withFileTypes: true });
+    expect(folders.every((f) => f.isDirectory())).toBe(true);
+    const layout = Object.fromEntries(
+      await Promise.all(
+        folders.map(async (f) => [f.name, (await readdir(`${COMMANDS_DIR}${f.name}`)).sort()]),
+      ),
+    );
+    expect(layout).toEqual(LAYOUT);
+    for (const [name] of MODULES) {
+      const command = await Promise.resolve(MODULES.find(([n]) => n === name)?.[1](env));
+      // each sub-command's module is named for it
+      for (const sub of command?.commands ?? []) expect(LAYOUT[name]).toContain(`${sub.name()}.ts`);
+    }
+  });
+
   it.each(MODULES)(
     'the %s module builds exactly its command, with what was pinned',
-    (name, build) => {
-      const command = build(env);
+    async (name, build) => {
+      const command = await build(env);
       expect(command.name()).toBe(name);
       expect(command.parent).toBeNull();
       const pinned = Object.fromEntries(
@@ -252,11 +331,72 @@ describe('one module per command', () => {
     },
   );
 
-  it('the program is the root command and these modules, in the order the help lists them', () => {
-    const program = createProgram(io().io, env);
+  it('the program is the root command and these modules, in the order the help lists them', async () => {
+    const program = await createProgram(io().io, env);
     expect(program.commands.map((c) => c.name())).toEqual(MODULES.map(([name]) => name));
     expect(describeTree(program)).toEqual(PINNED);
   });
+
+  it.each([
+    [
+      ['connector', 'list'],
+      ['connector', 'connector list'],
+    ],
+    [
+      ['--json', 'connectors', '--api-key', 'k', 'list', '--help'],
+      ['connector', 'connector list'],
+    ],
+    [
+      ['docs', 'status', 'x'],
+      ['docs', 'docs status'],
+    ],
+    // an option the table does not know (the sub-command's own) before its name: all are built
+    [
+      ['queue', '--queue', 'redis://h', 'status'],
+      [
+        'queue',
+        ...['status', 'failed', 'retry', 'clean', 'limits', 'dashboard'].map((s) => `queue ${s}`),
+      ],
+    ],
+    [['sync', 'docs', '--cc-pair', '2'], ['sync']],
+    [['--json', '--version', 'connector'], []],
+  ])('kis %j builds only what it runs: %j', async (argv, built) => {
+    const program = await createProgram(io().io, env, argv);
+    const paths = Object.keys(describeTree(program))
+      .filter((key) => key !== '')
+      .map((key) => key.split('|')[0]);
+    expect(paths).toEqual(built);
+  });
+
+  it('the tables know every name and alias the modules give: each chooses its command alone', async () => {
+    const all = await createProgram(io().io, env);
+    for (const command of all.commands) {
+      for (const name of [command.name(), ...command.aliases()]) {
+        const subs = command.commands.length > 0 ? command.commands : [undefined];
+        for (const sub of subs) {
+          const subNames = sub ? [sub.name(), ...sub.aliases()] : [undefined];
+          for (const subName of subNames) {
+            const argv = subName === undefined ? [name] : [name, subName];
+            const program = await createProgram(io().io, env, argv);
+            const built = Object.keys(describeTree(program)).filter((key) => key !== '');
+            const path = [command.name(), ...(sub ? [sub.name()] : [])];
+            expect(
+              built.map((key) => key.split('|')[0]),
+              argv.join(' '),
+            ).toEqual(path.map((_, i) => path.slice(0, i + 1).join(' ')));
+          }
+        }
+      }
+    }
+  });
+
+  it.each([[[]], [['--help']], [['help', 'connector']], [['conector', 'list']], [['-qv', 'docs']]])(
+    'kis %j builds every command, so that help and suggestions read as ever',
+    async (argv) => {
+      const program = await createProgram(io().io, env, argv);
+      expect(describeTree(program)).toEqual(PINNED);
+    },
+  );
 
   it('kis --help lists the same commands', async () => {
     const { io: streams, out } = io();

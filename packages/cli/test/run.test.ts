@@ -1,8 +1,11 @@
 import { PassThrough } from 'node:stream';
+import { oneLine as nodeOneLine } from '@kis/node';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, run } from '../src/index.js';
-import { checkBaseUrl, collectSecrets, redactingIo } from '../src/internal/context.js';
+import { checkBaseUrl } from '../src/internal/context.js';
+import { oneLine } from '../src/internal/errors.js';
 import type { Io } from '../src/internal/output.js';
+import { collectSecrets, redactingIo } from '../src/internal/secrets.js';
 
 function capture(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
@@ -78,5 +81,13 @@ describe('secrets', () => {
     );
     io.stdout.write('a abcd1234 b efgh5678 c ijkl9012\n');
     expect(out.text()).toBe('a [REDACTED] b [REDACTED] c [REDACTED]\n');
+  });
+});
+
+describe('oneLine', () => {
+  it("words an error as @kis/node's oneLine does, without loading @kis/node", () => {
+    for (const error of [new Error('a\n  b\n\nc '), 'plain\nstring', 42, new TypeError(' x ')]) {
+      expect(oneLine(error)).toBe(nodeOneLine(error));
+    }
   });
 });

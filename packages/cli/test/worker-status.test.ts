@@ -1,6 +1,6 @@
 import type { WorkerProgress } from '@kis/queue';
 import { describe, expect, it } from 'vitest';
-import { statusLine } from '../src/internal/commands/worker.js';
+import { statusLine } from '../src/internal/commands/worker/index.js';
 
 const idle: WorkerProgress = {
   activeJobs: 0,

@@ -59,29 +59,38 @@ function apiOn(baseUrl: string, transport: TransportFetch, controls?: RequestOpt
 export interface Platform {
   /** The sender when `options.fetch` is not given; without one, `globalThis.fetch`. */
   defaultSender?: (() => Sender) | undefined;
+  /**
+   * The sender of the calls made one at a time when `options` ask for another than the default
+   * one (Node: node:http for `callsOn`); ingestion runs keep the default one.
+   */
+  callSender?: ((options: KisClientOptions) => Sender | undefined) | undefined;
   /** SHA-256 for content hashes; without one, Web Crypto's. */
   sha256?: Sha256 | undefined;
 }
 
 /** `createKisClient` on a runtime's sender and hashing (`Platform`). */
 export function createKisClientWith(options: KisClientOptions, platform: Platform = {}): KisClient {
-  const { defaultSender, sha256 = webSha256 } = platform;
+  const { defaultSender, callSender, sha256 = webSha256 } = platform;
   validateOptions(options);
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const redactor = createRedactor(options.apiKey);
   const level = options.logLevel ?? logLevelFromEnv() ?? 'warn';
   const log = new LevelLogger(level, options.logger ?? console, redactor.text, redactor.value);
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const transport = createTransport({
-    send: senderFor(options, defaultSender),
-    apiKey: options.apiKey,
-    maxRetries: options.maxRetries ?? 2,
-    timeoutMs,
-    backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
-    headers: options.headers ?? {},
-    log,
-    redactor,
-  });
+  const transportOn = (send: Sender) =>
+    createTransport({
+      send,
+      apiKey: options.apiKey,
+      maxRetries: options.maxRetries ?? 2,
+      timeoutMs,
+      backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
+      headers: options.headers ?? {},
+      log,
+      redactor,
+    });
+  const runTransport = transportOn(senderFor(options, defaultSender));
+  const callSend = options.fetch === undefined ? callSender?.(options) : undefined;
+  const transport = callSend === undefined ? runTransport : transportOn(callSend);
   const api: Client<paths> = apiOn(baseUrl, transport);
   const ctx: CallContext = {
     baseUrl,
@@ -93,17 +102,28 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
     log,
     redactor,
   };
+  // ingestion runs send on the default sender, whatever sends the calls made one at a time
+  const runCtx: CallContext =
+    runTransport === transport
+      ? ctx
+      : {
+          ...ctx,
+          api: apiOn(baseUrl, runTransport),
+          via: (control) => (request) => runTransport(request, control),
+          transport: runTransport,
+        };
   const connectors = connectorsResource(ctx);
   const credentials = credentialsResource(ctx);
   const files = filesResource(ctx);
   const ingestion = ingestionResource(ctx);
   const identity = identityResource(ctx);
+  const runFiles = runCtx === ctx ? files : filesResource(runCtx);
   const engine: IngestEngine = {
     log,
     timeoutMs,
     sha256,
-    ingest: (body, control) => ingest(ctx, body, control),
-    uploadImage: async (file, opts) => (await files.uploadImage(file, opts)).fileId,
+    ingest: (body, control) => ingest(runCtx, body, control),
+    uploadImage: async (file, opts) => (await runFiles.uploadImage(file, opts)).fileId,
   };
   return {
     baseUrl,

@@ -55,6 +55,13 @@ export interface KisClientOptions {
    */
   fetch?: typeof globalThis.fetch | undefined;
   /**
+   * Under Node, what sends the calls made one at a time; ingestion runs (`ingestMany`,
+   * `ingestDocument`) always send on undici. `'undici'` (default), or `'node:http'`, which loads
+   * and compiles nothing more: for a process that makes a few calls and exits (README,
+   * "Transports"). Ignored with `fetch` and outside Node.
+   */
+  callsOn?: 'undici' | 'node:http' | undefined;
+  /**
    * Send the API key over plain `http://` to a host other than this machine. Refused by default:
    * anyone on the network path could read the key. Loopback addresses are always allowed.
    */

@@ -3,10 +3,11 @@
  * global options, and the exit code recorded for `run` (program.ts) to return.
  */
 import type { Command } from 'commander';
-import { Context, type GlobalOptions, type Secrets } from './context.js';
+import type { Context, GlobalOptions } from './context.js';
 import type { ExitCodeValue } from './errors.js';
 import type { InterruptSource } from './interrupts.js';
 import type { Io } from './output.js';
+import type { Secrets } from './secrets.js';
 
 /** What one `run` records: the exit code of the command, and its context for error reports. */
 export interface RunState {
@@ -27,11 +28,18 @@ export interface CommandEnv {
   readonly act: Act;
   /** Where Ctrl-C and SIGTERM come from (`process`, or a test's). */
   readonly interrupts: InterruptSource;
+  /**
+   * A new command with the program's settings (output, help flag, exit override, suggestions),
+   * as commander's `.command()` gives a sub-command: every builder starts from one.
+   */
+  command(name: string): Command;
 }
 
 export function createAct(io: Io, secrets: Secrets, state: RunState): Act {
   return <A extends unknown[]>(handler: Handler<A>) =>
     async (...args: unknown[]): Promise<void> => {
+      // the context brings the client: loaded once a command runs, not for --version or help
+      const { Context } = await import('./context.js');
       // commander passes the command's arguments, its options, then the command itself
       const command = args[args.length - 1] as Command;
       const ctx = new Context(io, command.optsWithGlobals() as GlobalOptions, secrets);

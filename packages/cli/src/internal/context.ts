@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import {
   createKisClient,
@@ -11,7 +10,8 @@ import {
 } from '@kis/client';
 import { UsageError } from './errors.js';
 import { type Io, Output } from './output.js';
-import { fsReason } from './structured.js';
+import type { Secrets } from './secrets.js';
+import { cliVersion } from './version.js';
 
 /** The global options, as commander parses them (on every command). */
 export interface GlobalOptions {
@@ -23,52 +23,6 @@ export interface GlobalOptions {
   quiet?: boolean;
   verbose?: boolean;
   color?: boolean;
-}
-
-/** Strings that must never be printed (the API key, wherever it came from). */
-export class Secrets {
-  private readonly values = new Set<string>();
-  add(value: string | undefined): void {
-    const v = value?.trim();
-    if (v && v.length >= 4) this.values.add(v);
-  }
-  redact(text: string): string {
-    let out = text;
-    for (const secret of this.values) {
-      if (out.includes(secret)) out = out.split(secret).join('[REDACTED]');
-    }
-    return out;
-  }
-}
-
-/**
- * Collects the API key from the command line and the environment before parsing, so that even
- * commander's own error messages are redacted.
- */
-export function collectSecrets(argv: readonly string[], env: Io['env']): Secrets {
-  const secrets = new Secrets();
-  secrets.add(env.KIS_API_KEY);
-  argv.forEach((arg, i) => {
-    if (arg === '--api-key' || arg === '--admin-key') secrets.add(argv[i + 1]);
-    else if (arg.startsWith('--api-key=')) secrets.add(arg.slice('--api-key='.length));
-    else if (arg.startsWith('--admin-key=')) secrets.add(arg.slice('--admin-key='.length));
-  });
-  return secrets;
-}
-
-/** A writable wrapper that redacts secrets from everything written through it. */
-export function redactingIo(io: Io, secrets: Secrets): Io {
-  const wrap = <S extends Io['stdout']>(stream: S): S => {
-    const proxy = Object.create(stream) as S;
-    proxy.write = ((chunk: unknown, ...rest: unknown[]) =>
-      (stream.write as (...args: unknown[]) => boolean).call(
-        stream,
-        typeof chunk === 'string' ? secrets.redact(chunk) : chunk,
-        ...rest,
-      )) as S['write'];
-    return proxy;
-  };
-  return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr) };
 }
 
 export interface Connection {
@@ -194,6 +148,8 @@ export class Context {
       try {
         text = await readFile(resolve(this.io.cwd, path), 'utf8');
       } catch (error) {
+        // @kis/node's wording of file errors, loaded on this error only
+        const { fsReason } = await import('@kis/node');
         throw new UsageError(`--api-key-file: cannot read file "${path}": ${fsReason(error)}`);
       }
       apiKey = text.trim();
@@ -280,20 +236,8 @@ export class Context {
       logLevel: level,
       logger,
       headers: { 'user-agent': `kis-cli/${cliVersion()}` },
+      // a command makes a few calls and exits: undici is loaded only for an ingestion run
+      callsOn: 'node:http',
     };
   }
-}
-
-let version: string | undefined;
-/** The version of @kis/cli, from its package.json, found by the package's own name. */
-export function cliVersion(): string {
-  if (version === undefined) {
-    try {
-      const pkg = createRequire(import.meta.url)('@kis/cli/package.json') as { version?: unknown };
-      version = typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-    } catch {
-      version = '0.0.0';
-    }
-  }
-  return version;
 }

@@ -32,5 +32,11 @@ export class UsageError extends CliError {
   }
 }
 
-/** The message of anything thrown, on one line (the client's rule). */
-export { oneLine } from '@kis/node';
+/**
+ * The message of anything thrown, on one line, as `@kis/node`'s `oneLine` words it: written here
+ * so that every command can say an error without loading `@kis/node` and its sources.
+ */
+export function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s*\n\s*/g, ' ').trim();
+}

@@ -27,3 +27,16 @@ export function onInterrupts(
     },
   };
 }
+
+/** Resolves at the first Ctrl-C or SIGTERM (what a server run until stopped waits for). */
+export function nextInterrupt(interrupts: InterruptSource): Promise<void> {
+  return new Promise<void>((resolveStop) => {
+    const stop = () => {
+      interrupts.off('SIGINT', stop);
+      interrupts.off('SIGTERM', stop);
+      resolveStop();
+    };
+    interrupts.on('SIGINT', stop);
+    interrupts.on('SIGTERM', stop);
+  });
+}

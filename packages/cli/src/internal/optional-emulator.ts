@@ -4,21 +4,13 @@
  * is installed and otherwise says how to get it.
  */
 import { UsageError } from './errors.js';
+import { isMissingPackage } from './missing-package.js';
 
 type EmulatorModule = typeof import('@kis/emulator');
 
 /** What to do without the emulator, in one line. */
 export const EMULATOR_MISSING =
   'kis emulator needs the optional package @kis/emulator: run it with `npx @kis/emulator` (same flags), or install it beside the CLI (npm i @kis/emulator)';
-
-function isMissing(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  const message = String((error as Error)?.message ?? '');
-  return (
-    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-    message.includes('@kis/emulator')
-  );
-}
 
 /** What the CLI uses of the emulator: any 0.x release that has them will do (the peer's range). */
 const USED = ['EMULATOR_FLAGS', 'EmulatorUsageError', 'emulatorLaunch', 'startEmulator'] as const;
@@ -29,7 +21,7 @@ export async function findEmulator(): Promise<EmulatorModule | undefined> {
   try {
     found = await import('@kis/emulator');
   } catch (error) {
-    if (isMissing(error)) return undefined;
+    if (isMissingPackage(error, '@kis/emulator')) return undefined;
     throw error;
   }
   const lacking = USED.filter((name) => found[name] === undefined);

@@ -1,29 +1,17 @@
 /**
- * The `kis` program: the root command (global options, help, exit codes, output) composed of one
- * module per command (commands/), and {@link run}, which parses a command line with it.
+ * The `kis` program: the root command (global options, help, exit codes, output) and the table of
+ * its commands, each module loaded only when the command line needs it (command-table.ts), and
+ * {@link run}, which parses a command line with it.
  */
-import { permissionFor, ROLES, roleAllows } from '@kis/rules';
 import { Command, CommanderError } from 'commander';
 import { type CommandEnv, createAct, type RunState } from './action.js';
-import { applyCommand } from './commands/apply.js';
-import { connectorCommand } from './commands/connector/index.js';
-import { credentialCommand } from './commands/credential.js';
-import { docsCommand } from './commands/docs/index.js';
-import { doctorCommand } from './commands/doctor.js';
-import { emulatorCommand, provideEmulatorFlags } from './commands/emulator.js';
-import { exportCommand } from './commands/export.js';
-import { ingestCommand } from './commands/ingest/index.js';
-import { queueCommand } from './commands/queue/index.js';
-import { sourcesCommand } from './commands/sources.js';
-import { syncCommand } from './commands/sync/index.js';
-import { uploadCommand } from './commands/upload.js';
-import { workerCommand } from './commands/worker.js';
-import { type Context, cliVersion, collectSecrets, redactingIo } from './context.js';
+import { addCommands, type CommandEntry } from './command-table.js';
+import type { Context } from './context.js';
 import { ExitCode, type ExitCodeValue, oneLine } from './errors.js';
-import { describeFailure } from './failure.js';
-import { EXAMPLES } from './help-text.js';
 import type { InterruptSource } from './interrupts.js';
 import { colorEnabled, type Io, painter } from './output.js';
+import { collectSecrets, redactingIo } from './secrets.js';
+import { cliVersion } from './version.js';
 
 /** Options of {@link run}: the process surroundings, replaceable in tests. */
 export interface RunOptions {
@@ -32,54 +20,40 @@ export interface RunOptions {
   interrupts?: InterruptSource;
 }
 
-/** The commands, in the order `kis --help` lists them. */
-const COMMANDS: readonly ((env: CommandEnv) => Command)[] = [
-  connectorCommand,
-  credentialCommand,
-  uploadCommand,
-  ingestCommand,
-  syncCommand,
-  workerCommand,
-  queueCommand,
-  docsCommand,
-  emulatorCommand,
-  applyCommand,
-  exportCommand,
-  doctorCommand,
-  sourcesCommand,
+/** The commands, in the order `kis --help` lists them; a module is loaded when chosen. */
+const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'connector',
+    aliases: ['connectors'],
+    load: async () => (await import('./commands/connector/index.js')).connectorCommand,
+  },
+  {
+    name: 'credential',
+    aliases: ['credentials'],
+    load: async () => (await import('./commands/credential/index.js')).credentialCommand,
+  },
+  { name: 'upload', load: async () => (await import('./commands/upload/index.js')).uploadCommand },
+  { name: 'ingest', load: async () => (await import('./commands/ingest/index.js')).ingestCommand },
+  { name: 'sync', load: async () => (await import('./commands/sync/index.js')).syncCommand },
+  { name: 'worker', load: async () => (await import('./commands/worker/index.js')).workerCommand },
+  { name: 'queue', load: async () => (await import('./commands/queue/index.js')).queueCommand },
+  {
+    name: 'docs',
+    aliases: ['doc'],
+    load: async () => (await import('./commands/docs/index.js')).docsCommand,
+  },
+  {
+    name: 'emulator',
+    load: async () => (await import('./commands/emulator/index.js')).emulatorCommand,
+  },
+  { name: 'apply', load: async () => (await import('./commands/apply/index.js')).applyCommand },
+  { name: 'export', load: async () => (await import('./commands/export/index.js')).exportCommand },
+  { name: 'doctor', load: async () => (await import('./commands/doctor/index.js')).doctorCommand },
+  {
+    name: 'sources',
+    load: async () => (await import('./commands/sources/index.js')).sourcesCommand,
+  },
 ];
-
-// What the help says about the service comes from the rule book (`@kis/rules`), never a copy.
-/** The roles that may manage connectors and credentials on deployed servers: `curator or admin`. */
-const MANAGING_ROLES = ROLES.filter((role) => roleAllows(role, 'curator')).join(' or ');
-/** The main line's permission for connector and credential calls: `manage:connectors`. */
-const MANAGING_PERMISSION = permissionFor('createConnector')?.permission ?? 'manage:connectors';
-/** The highest role: `admin`. */
-const TOP_ROLE = ROLES[ROLES.length - 1];
-
-const ROOT_HELP_AFTER = `
-Environment:
-  KIS_BASE_URL   API root including /api, e.g. http://localhost:8080/api
-  KIS_ALLOW_INSECURE_HTTP  1: allow a plain http:// base URL on another host (the key is readable on the way)
-  KIS_API_KEY    API key. Connector and credential commands need the ${TOP_ROLE} role on servers
-                 that follow the seed; release 4.6.1 takes ${MANAGING_ROLES}, and asks for it
-                 on ingest and docs commands too; on the main line a key holds the grants of
-                 its groups (${MANAGING_PERMISSION}). kis doctor shows what a key may use
-  KIS_QUEUE      Redis URL of a queue (queue mode) for kis worker and kis queue, e.g. redis://127.0.0.1:6379/0
-  NO_COLOR       disable colours
-
-Exit codes:
-  0  all good
-  1  some items failed (each failure is listed)
-  2  usage or input error
-  3  authentication, connection or server-side failure that stopped the command
-  130 interrupted (Ctrl-C); in-flight requests were finished and recorded
-${EXAMPLES([
-  'kis emulator --port 8080 &',
-  'export KIS_BASE_URL=http://127.0.0.1:8080/api KIS_API_KEY=…',
-  'kis connector create --name docs --source file --config \'{"file_locations": []}\'',
-  'kis ingest ./docs --cc-pair 2 --journal .kis/docs.jsonl',
-])}`;
 
 /** Commander's multi-line errors ("…\n(Did you mean x?)") as one line. */
 function oneLineCommanderError(text: string): string {
@@ -119,24 +93,24 @@ function rootCommand(io: Io): Command {
       getErrHelpWidth: () => (io.stderr.isTTY ? (io.stderr.columns ?? 100) : 100),
       getOutHasColors: () => colorEnabled(io.stdout, io.env),
       getErrHasColors: () => colorEnabled(io.stderr, io.env),
-    })
-    .addHelpText('after', ROOT_HELP_AFTER);
+    });
 }
 
 /**
- * Gives `command` and its subcommands the settings `parent.command()` would have copied to them
- * (output, help option, exit override, suggestions): commands built apart start without them.
+ * The `kis` program with the commands `argv` (the arguments after `kis`) needs, or all of them
+ * when it is undefined.
  */
-function inheritSettings(parent: Command, command: Command): Command {
-  command.copyInheritedSettings(parent);
-  for (const sub of command.commands) inheritSettings(command, sub);
-  return command;
-}
-
-/** The whole `kis` program: the root command with every command of {@link COMMANDS}. */
-export function createProgram(io: Io, env: CommandEnv): Command {
+export async function createProgram(
+  io: Io,
+  env: Omit<CommandEnv, 'command'>,
+  argv?: readonly string[],
+): Promise<Command> {
   const program = rootCommand(io);
-  for (const build of COMMANDS) program.addCommand(inheritSettings(program, build(env)));
+  const command = (name: string) => new Command(name).copyInheritedSettings(program);
+  const loaded = await addCommands(program, COMMANDS, { ...env, command }, argv);
+  // the root's help is printed only with every command loaded (help, no command, a typo)
+  if (loaded === 'all')
+    program.addHelpText('after', (await import('./root-help.js')).ROOT_HELP_AFTER);
   return program;
 }
 
@@ -156,9 +130,12 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
   const io = redactingIo(rawIo, secrets);
   const state: RunState = { exitCode: ExitCode.Ok };
   const act = createAct(io, secrets, state);
-  const program = createProgram(io, { act, interrupts: options.interrupts ?? process });
   try {
-    await provideEmulatorFlags(program, argv);
+    const program = await createProgram(
+      io,
+      { act, interrupts: options.interrupts ?? process },
+      argv,
+    );
     await program.parseAsync([...argv], { from: 'user' });
     return state.exitCode;
   } catch (error) {
@@ -181,6 +158,7 @@ async function reportFailure(
   } catch {
     baseUrl = undefined;
   }
+  const { describeFailure } = await import('./failure.js');
   const failure = describeFailure(error, baseUrl);
   const paint = painter(colorEnabled(io.stderr, io.env) && ctx?.options.color !== false);
   io.stderr.write(`${paint.red('error:')} ${oneLine(failure.message)}\n`);

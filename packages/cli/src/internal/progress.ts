@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import type { IngestProgress } from '@kis/client';
-import cliProgress from 'cli-progress';
+import type CliProgress from 'cli-progress';
 import { formatDuration, formatRate, type Io, type Paint } from './output.js';
 
 export interface ProgressCounts {
@@ -133,6 +134,8 @@ export function createProgress(
   }
 
   const { paint } = options;
+  // the bar's library is loaded on a terminal only: runs in scripts and pipes never draw one
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
   const multibar = new cliProgress.MultiBar({
     stream: io.stderr,
     hideCursor: true,

@@ -19,7 +19,7 @@ import {
   it,
   onTestFinished,
 } from 'vitest';
-import { defaultSecretsFile } from '../../src/internal/commands/apply.js';
+import { defaultSecretsFile } from '../../src/internal/commands/apply/index.js';
 import {
   ADMIN_KEY,
   assertBuilt,

@@ -37,4 +37,7 @@ export function validateOptions(o: KisClientOptions): void {
     fail('logLevel', `one of ${LOG_LEVELS.join(', ')}`, o.logLevel);
   }
   if (o.fetch !== undefined && typeof o.fetch !== 'function') fail('fetch', 'a function');
+  if (o.callsOn !== undefined && o.callsOn !== 'undici' && o.callsOn !== 'node:http') {
+    fail('callsOn', '"undici" or "node:http"', o.callsOn);
+  }
 }

@@ -10,6 +10,7 @@ import { STATUS_CODES } from 'node:http';
 // undici, pinned to 7.30.x: 7.x runs on Node 20 (8.x needs Node 22)
 import type { Agent, Dispatcher } from 'undici';
 import type { Received, Sender, Sent } from '../internal/http.js';
+import { headerPairs, type RawHeaders } from './answer-headers.js';
 import { decodeBody } from './decode-body.js';
 import { type EncodedBody, encodeBody, plainBody } from './encode-body.js';
 
@@ -25,19 +26,6 @@ export interface UndiciSenderOptions {
   dispatcher?: Dispatcher | undefined;
   /** Connection options of the sender's own `Agent` (TLS: `ca`, `cert`, `key`, `servername`…). */
   connect?: Agent.Options['connect'] | undefined;
-}
-
-type RawHeaders = Record<string, string | string[] | undefined>;
-
-/** undici's headers as name/value pairs (a repeated header once per value). */
-function headerPairs(raw: RawHeaders): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (const name in raw) {
-    const value = raw[name];
-    if (Array.isArray(value)) for (const one of value) pairs.push([name, one]);
-    else if (value !== undefined) pairs.push([name, value]);
-  }
-  return pairs;
 }
 
 const EMPTY = Buffer.alloc(0);

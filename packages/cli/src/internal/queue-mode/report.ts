@@ -4,6 +4,7 @@
  * shapes of local runs (`{"ref", "status": "failed", "error"}` lines, a `{"summary": …}` line).
  */
 import type { EnqueueResult, FailedDocument, RunStatus } from '@kis/queue';
+import { printFailureList } from '../failure-list.js';
 import type { Output } from '../output.js';
 import { formatDuration, formatRate } from '../output.js';
 import type { QueueTarget } from '../queue-target.js';
@@ -123,8 +124,5 @@ export function printRunSummary(
   if ((d?.duplicates ?? 0) > 0) {
     out.human(`${pad(d?.duplicates ?? 0)} sent again after a worker stopped (upserts, harmless)`);
   }
-  if (failures.length > 0) {
-    out.human('Failures:');
-    for (const f of failures) out.human(`  ${f}`);
-  }
+  printFailureList(out, failures);
 }

@@ -8,8 +8,37 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fsReason, jsonlSource, loadFailure, type SourceItem } from '@kis/node';
 import type { QueueSource, SelectableFile } from '@kis/queue';
+import { checkSource } from '../enums.js';
 import { UsageError } from '../errors.js';
-import { type Inputs, jsonlName } from '../inputs.js';
+import { type Inputs, jsonlName, readInputs, resolveBaseDir } from '../inputs.js';
+import type { Io } from '../output.js';
+import type { RunFlags } from '../run-options.js';
+import type { QueueFlags } from './options.js';
+
+/** A producer's PATHs, read as a local run reads them, and the `--root` that holds them all. */
+export interface ProducerPaths {
+  inputs: Inputs;
+  root: string;
+  /** `--source`, checked. */
+  source: string | undefined;
+  /** `--base-dir`, resolved. */
+  baseDir: string | undefined;
+}
+
+/** `kis ingest --queue` and `kis sync --queue`: the PATHs, refused when one is outside `--root`. */
+export async function producerPaths(
+  io: Io,
+  paths: readonly string[],
+  options: Pick<RunFlags, 'source' | 'baseDir'> & Pick<QueueFlags, 'root'>,
+): Promise<ProducerPaths> {
+  const source = options.source === undefined ? undefined : checkSource('--source', options.source);
+  const baseDir =
+    options.baseDir === undefined ? undefined : await resolveBaseDir(io.cwd, options.baseDir);
+  const inputs = await readInputs([...paths], io);
+  const root = await resolveRoot(io.cwd, options.root);
+  checkUnderRoot(root, [...inputs.walk, ...inputs.jsonl]);
+  return { inputs, root, source, baseDir };
+}
 
 /** `--root`, checked: the folder every worker mounts. */
 export async function resolveRoot(cwd: string, root: string | undefined): Promise<string> {

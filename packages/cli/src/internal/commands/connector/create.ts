@@ -1,9 +1,18 @@
+/**
+ * `kis connector create`: the three-step set-up (the credential found or taken, the connector
+ * created, the two associated) of one connector from the flags, or of each entry of `--from FILE`.
+ */
 import { type ConnectorCreateRequest, connectorConfigIssues, type KisClient } from '@kis/client';
+import { DEFAULT_CREDENTIAL_ID, SOURCES_WITHOUT_CREDENTIAL } from '@kis/rules';
+import type { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
+import { collect, intArg } from '../../arg-parsers.js';
 import { configFromSets } from '../../connector-fields.js';
 import type { Context } from '../../context.js';
 import { accessTypes, checkEnum, checkSource, inputTypes } from '../../enums.js';
 import { CliError, ExitCode, type ExitCodeValue, oneLine, UsageError } from '../../errors.js';
 import { describeFailure } from '../../failure.js';
+import { EXAMPLES, wrap } from '../../help-text.js';
 import {
   describeJsonType,
   isPlainObject,
@@ -12,6 +21,64 @@ import {
   readTextFile,
 } from '../../structured.js';
 import { TakenNames } from '../../taken-names.js';
+
+// What the help says about the service comes from the rule book (`@kis/rules`), never a copy.
+/** "Sources that need no credential use the default empty credential 0: ingestion_api, web, …". */
+const NO_CREDENTIAL_TEXT = `Sources that need no credential use the default empty credential ${DEFAULT_CREDENTIAL_ID}: ${SOURCES_WITHOUT_CREDENTIAL.join(', ')}.`;
+
+export function createCommand({ act, command }: CommandEnv): Command {
+  return command('create')
+    .description(
+      'create a connector, find or take its credential and associate them (the three-step set-up); prints the connector, credential and cc pair ids',
+    )
+    .option('--name <name>', 'display name of the connector (default: SOURCE-YYYYMMDD-HHMMSS, UTC)')
+    .option('--source <source>', 'DocumentSource value, e.g. jira, file, web (see `kis sources`)')
+    .option('--config <json>', 'connector_specific_config: inline JSON, @file.json or @file.yaml')
+    .option(
+      '--set <key=value>',
+      'a config field, typed by the source (repeat for lists or give a,b,c; over --config; see `kis connector fields SOURCE`)',
+      collect,
+      [] as string[],
+    )
+    .option('--input-type <type>', 'input type: load_state, poll, event, slim_retrieval', 'poll')
+    .option('--access-type <type>', 'access type: public, private, sync', 'public')
+    .option('--refresh-freq <seconds>', 'seconds between refreshes', intArg(0))
+    .option('--prune-freq <seconds>', 'seconds between prune runs', intArg(0))
+    .option(
+      '--credential <id|auto>',
+      `credential to associate: an id, or auto (${DEFAULT_CREDENTIAL_ID} for a source that needs no credential, else the one credential of the source)`,
+      'auto',
+    )
+    .option(
+      '--allow-duplicate-name',
+      'create the connector even when a pair already has its name (commands that take the name then fit both)',
+    )
+    .option(
+      '--from <file>',
+      'create every connector of a YAML or JSON list (flags above other than --name/--config act as defaults)',
+    )
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis connector create --name "Project A" --source jira --set jira_base_url=https://jira.example.com --set project_key=A --refresh-freq 3600 --prune-freq 86400',
+        'kis connector create --name site --source web --config @web.yaml --credential 0',
+        'kis connector create --from projects.yaml --source jira --credential 7',
+        'kis --json connector create --name docs --source file --config \'{"file_locations": []}\'',
+      ]) +
+        `
+${wrap(NO_CREDENTIAL_TEXT)}
+
+A --from file is a list (or {"connectors": [...]}) of entries with the keys name, source,
+connector_specific_config (or config), input_type, access_type, refresh_freq, prune_freq and
+credential. One failing entry does not stop the others.
+
+A name a pair already has (its connector's or its own) is refused (exit 2; with --from, that
+entry fails, and so does an entry repeating an earlier one's name): every command that takes a
+name would then fit two pairs. --allow-duplicate-name creates it anyway.
+`,
+    )
+    .action(act((ctx, options: ConnectorCreateOptions) => runConnectorCreate(ctx, options)));
+}
 
 export interface ConnectorCreateOptions {
   name?: string;

@@ -4,6 +4,9 @@
  * asking on the terminal unless `--yes`; `--wait` follows each until the server no longer has it.
  */
 import { type CcPairFullInfo, KisError } from '@kis/client';
+import type { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
+import { durationArg } from '../../arg-parsers.js';
 import { confirmDeletion } from '../../confirm.js';
 import type { Context } from '../../context.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../../errors.js';
@@ -11,12 +14,45 @@ import { formatDuration } from '../../output.js';
 import { pairCall } from '../../pair-errors.js';
 import { pairLabel } from '../../pair-ref.js';
 import { eachPair, type PairAction, printSummary } from './each-pair.js';
+import { pairHelp } from './pair-help.js';
 
 export interface ConnectorDeleteOptions {
   yes?: boolean;
   wait?: boolean;
   /** With --wait: how long to wait for each pair, in ms. */
   waitFor: number;
+}
+
+export function deleteCommand({ act, command }: CommandEnv): Command {
+  return command('delete')
+    .description(
+      'delete pairs with their documents (then their connector, when no pair is left); asks first',
+    )
+    .argument('<pairs...>', 'pair ids or connector names')
+    .option('-y, --yes', 'do not ask (needed without a terminal)')
+    .option('--wait', 'follow each deletion until the server no longer has the pair')
+    .option(
+      '--wait-for <duration>',
+      'with --wait: the longest wait for each pair',
+      durationArg,
+      600_000,
+    )
+    .addHelpText(
+      'after',
+      pairHelp(
+        [
+          'kis connector delete 5',
+          'kis connector delete "Project A" --yes --wait',
+          'kis --json connector delete 5 7 --yes',
+        ],
+        'The server removes the documents only this pair indexed, the pair, and its connector when no other pair uses it; the credential stays. Without a terminal to ask on, --yes is required (exit 2).',
+      ),
+    )
+    .action(
+      act((ctx, pairs: string[], options: ConnectorDeleteOptions) =>
+        runConnectorDelete(ctx, pairs, options),
+      ),
+    );
 }
 
 const deleteAction: PairAction = {

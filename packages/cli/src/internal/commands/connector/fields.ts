@@ -1,8 +1,25 @@
+/** `kis connector fields SOURCE`: a source's config fields and credential keys, from the spec. */
 import type { ConnectorField as FieldInfo, SourceFields } from '@kis/rules';
+import type { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
 import { sourceFields } from '../../connector-fields.js';
 import type { Context } from '../../context.js';
 import { checkSource } from '../../enums.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { EXAMPLES } from '../../help-text.js';
+
+export function fieldsCommand({ act, command }: CommandEnv): Command {
+  return command('fields')
+    .description(
+      "list a source's config fields (name, kind, required, default, options) and credential keys, from the spec",
+    )
+    .argument('<source>', 'DocumentSource value, e.g. jira')
+    .addHelpText(
+      'after',
+      EXAMPLES(['kis connector fields jira', 'kis --json connector fields web']),
+    )
+    .action(act((ctx, source: string) => runConnectorFields(ctx, source)));
+}
 
 const show = (v: unknown) => (v === undefined ? '' : JSON.stringify(v));
 

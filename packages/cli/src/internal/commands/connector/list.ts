@@ -9,10 +9,27 @@ import type {
   KisClient,
   SourceIndexingStatuses,
 } from '@kis/client';
+import type { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { EXAMPLES, wrap } from '../../help-text.js';
 import { pairCall } from '../../pair-errors.js';
 import { tableLines } from '../../table.js';
+
+export function listCommand({ act, command }: CommandEnv): Command {
+  return command('list')
+    .description(
+      'list the connector/credential pairs: connector, source, pair id, status, documents, last success, in error',
+    )
+    .addHelpText(
+      'after',
+      `${EXAMPLES(['kis connector list', 'kis --json connector list'])}\n${wrap(
+        '"in error" is yes when the last index attempts all failed. Deployed servers leave the ingestion pair (1) out of their listings.',
+      )}\n`,
+    )
+    .action(act((ctx) => runConnectorList(ctx)));
+}
 
 /** One row of the listing, as `--json` prints it. */
 export interface PairRow {

@@ -6,17 +6,45 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CcPairFullInfo, IndexAttempt, IndexingError, KisClient } from '@kis/client';
 import { isAttemptRunning, isAttemptSuccessful } from '@kis/rules';
+import type { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
+import { durationArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
 import type { Output } from '../../output.js';
 import { pairCall } from '../../pair-errors.js';
 import { pairLabel, resolvePairIds } from '../../pair-ref.js';
+import { pairHelp } from './pair-help.js';
 
 export interface ConnectorStatusOptions {
   watch?: boolean;
   /** Milliseconds between two reads with --watch. */
   interval: number;
+}
+
+export function statusCommand({ act, interrupts, command }: CommandEnv): Command {
+  return command('status')
+    .description("a pair's detail, its latest index attempts and its unresolved errors")
+    .argument('<pair>', 'pair id or connector name')
+    .option('--watch', 'read it again until no index attempt is running or waiting')
+    .option('--interval <duration>', 'with --watch: time between two reads', durationArg, 2000)
+    .addHelpText(
+      'after',
+      pairHelp(
+        [
+          'kis connector status 5',
+          'kis connector status "Project A" --watch',
+          'kis --json connector status 5',
+        ],
+        'With --watch a line is printed each time the status, the newest attempt or its documents change, and the exit code says how the newest attempt ended (0 success, 1 failed or canceled; 130 on Ctrl-C).',
+      ),
+    )
+    .action(
+      act((ctx, pair: string, options: ConnectorStatusOptions) =>
+        runConnectorStatus(ctx, pair, options, interrupts),
+      ),
+    );
 }
 
 /** How many of the newest attempts and unresolved errors the status shows. */

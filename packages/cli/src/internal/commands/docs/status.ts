@@ -4,10 +4,35 @@
  */
 import { APIError, type DocumentSizeInfo, NotFoundError } from '@kis/client';
 import { isRouteNotFound } from '@kis/rules';
+import type { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../../errors.js';
+import { EXAMPLES, wrap } from '../../help-text.js';
 import { pairCall } from '../../pair-errors.js';
 import { storedIdFor } from '../../stored-ids.js';
+
+export function statusCommand({ act, command }: CommandEnv): Command {
+  return command('status')
+    .description(
+      'whether documents are in the index yet, with their chunks and tokens; exit 1 when one is not (yet)',
+    )
+    .argument('<ids...>', 'document ids, as ingestion answered them or `kis docs list` prints them')
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'kis docs status docs%2Fintro.md',
+        'kis --json docs status docs/intro.md docs/setup.md',
+        'until kis -q docs status docs/intro.md; do sleep 5; done',
+      ]) +
+        `
+${wrap(
+  'A document is indexed once the server has written its chunks, some time after ingestion answered: until then it is "not indexed". Servers also say so for a document the key may not see. A path is encoded as servers store ids (docs/intro.md is docs%2Fintro.md).',
+)}
+`,
+    )
+    .action(act((ctx, ids: string[]) => runDocsStatus(ctx, ids)));
+}
 
 /** A document's size in the index, or undefined while it is not indexed (or not visible). */
 async function sizeOf(ctx: Context, id: string): Promise<DocumentSizeInfo | undefined> {

@@ -5,7 +5,7 @@
  */
 import type { IngestRun, IngestSummary } from '@kis/client';
 import { DEFAULT_CC_PAIR_ID, extensionsFor, FILE_KINDS } from '@kis/rules';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
@@ -23,7 +23,6 @@ import { addQueueOptions, type QueueFlags } from '../../queue-mode/options.js';
 import { addRunOptions, type RunFlags, runLimits } from '../../run-options.js';
 import { connect, type Journal, openRunJournal } from '../../run-setup.js';
 import { sendingPair } from './pair.js';
-import { runQueuedIngest } from './queued.js';
 import { IngestReport, stopMessage } from './report.js';
 
 /** What `kis ingest` reads besides the shared run options. */
@@ -74,8 +73,8 @@ then counts by file kind and what it would ignore, by reason.`,
 `;
 
 /** `kis ingest`: the shared run options, then its own. */
-export function ingestCommand({ act, interrupts }: CommandEnv): Command {
-  return addQueueOptions(addRunOptions(new Command('ingest')))
+export function ingestCommand({ act, interrupts, command }: CommandEnv): Command {
+  return addQueueOptions(addRunOptions(command('ingest')))
     .description(
       'push files, folders and JSONL exports into the index: text extracted, images uploaded, concurrent, resumable',
     )
@@ -112,7 +111,11 @@ export async function runIngest(
   options: IngestOptions,
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
-  if (options.queue !== undefined) return runQueuedIngest(ctx, paths, options, interrupts);
+  if (options.queue !== undefined) {
+    // queue mode's producer is loaded for --queue only
+    const { runQueuedIngest } = await import('./queued.js');
+    return runQueuedIngest(ctx, paths, options, interrupts);
+  }
   const { out, io } = ctx;
   const limits = runLimits(options);
   const source = options.source === undefined ? undefined : checkSource('--source', options.source);

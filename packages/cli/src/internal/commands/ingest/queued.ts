@@ -6,9 +6,9 @@
  * and the workers' acknowledgements are written to it (queue-mode/acks.ts).
  */
 import type { Context } from '../../context.js';
-import { checkSource } from '../../enums.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
-import { type Inputs, readInputs, resolveBaseDir } from '../../inputs.js';
+import { printFailureList } from '../../failure-list.js';
+import type { Inputs } from '../../inputs.js';
 import type { InterruptSource } from '../../interrupts.js';
 import { loadQueue, type QueueModule } from '../../optional-queue.js';
 import { journalFor } from '../../pair-journal.js';
@@ -17,12 +17,7 @@ import { enqueueRun } from '../../queue-mode/enqueue.js';
 import { waitAndReport } from '../../queue-mode/finish.js';
 import type { QueueFlags } from '../../queue-mode/options.js';
 import { printEnqueued, printFailure } from '../../queue-mode/report.js';
-import {
-  checkUnderRoot,
-  pathSources,
-  resolveRoot,
-  stdinDocuments,
-} from '../../queue-mode/sources.js';
+import { pathSources, producerPaths, stdinDocuments } from '../../queue-mode/sources.js';
 import { type QueueTarget, queueCall, queueTarget } from '../../queue-target.js';
 import type { RunFlags } from '../../run-options.js';
 import { type Journal, openRunJournal } from '../../run-setup.js';
@@ -42,16 +37,10 @@ export async function runQueuedIngest(
   options: QueuedIngestOptions,
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
-  const { io } = ctx;
   const q = await loadQueue('kis ingest --queue');
   const target = queueTarget(ctx, options, { fromEnv: false });
-  const source = options.source === undefined ? undefined : checkSource('--source', options.source);
-  const baseDir =
-    options.baseDir === undefined ? undefined : await resolveBaseDir(io.cwd, options.baseDir);
-  const inputs = await readInputs(paths, io);
-  const root = await resolveRoot(io.cwd, options.root);
-  // refused before anything is said about the pair
-  checkUnderRoot(root, [...inputs.walk, ...inputs.jsonl]);
+  // a PATH outside --root is refused before anything is said about the pair
+  const { inputs, root, source, baseDir } = await producerPaths(ctx.io, paths, options);
   const ccPair = sendingPair(ctx.out, options.ccPair);
   const journal = await producerJournal(ctx, options.journal, ccPair);
   try {
@@ -152,10 +141,7 @@ async function enqueueAndFollow(
         localFailures.push(printFailure(out, f));
       }
     }
-    if (localFailures.length > 0 && !out.mode.json) {
-      out.human('Failures:');
-      for (const f of localFailures) out.human(`  ${f}`);
-    }
+    printFailureList(out, localFailures);
     return localFailures.length > 0 ? ExitCode.ItemsFailed : ExitCode.Ok;
   }
   const acks = ackTaker(q, target, ccPair, journal, result.runId);

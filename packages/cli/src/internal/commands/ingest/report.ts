@@ -2,6 +2,7 @@
 import type { IngestProgress, IngestResult, IngestSummary } from '@kis/client';
 import { oneLine } from '../../errors.js';
 import { describeFailure } from '../../failure.js';
+import { failureListLines } from '../../failure-list.js';
 import { formatDuration, formatRate, type Output } from '../../output.js';
 import { type ProgressCounts, progressCounts } from '../../progress.js';
 import { IngestTally } from './tally.js';
@@ -160,10 +161,7 @@ export class IngestReport {
       const paused = s.pausedMs > 0 ? `; paused ${formatDuration(s.pausedMs)} through outages` : '';
       lines.push(`Concurrency: ${final} at the end (lowest ${min}, highest ${max})${paused}`);
     }
-    if (this.failures.length > 0) {
-      lines.push('Failures:');
-      for (const f of this.failures) lines.push(`  ${f.ref}: ${f.reason}`);
-    }
+    lines.push(...failureListLines(this.failures.map((f) => `${f.ref}: ${f.reason}`)));
     return lines;
   }
 }

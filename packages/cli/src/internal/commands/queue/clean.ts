@@ -1,5 +1,5 @@
 /** `kis queue clean [RUN]`: removes finished runs, their jobs and their state from Redis. */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
@@ -16,8 +16,8 @@ interface CleanFlags extends QueueTargetFlags {
   force?: boolean;
 }
 
-export function cleanCommand({ act }: CommandEnv): Command {
-  return addQueueTarget(new Command('clean'))
+export function cleanCommand({ act, command }: CommandEnv): Command {
+  return addQueueTarget(command('clean'))
     .description('remove finished runs (every document stored or failed) with their jobs and state')
     .argument('[run]', 'one run (default: every finished run)')
     .addHelpText(

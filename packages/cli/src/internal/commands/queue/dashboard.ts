@@ -2,13 +2,13 @@
  * `kis queue dashboard`: bull-board for the queue on a loopback address (it can retry and remove
  * jobs and has no login), until Ctrl-C.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../../errors.js';
 import { EXAMPLES } from '../../help-text.js';
-import type { InterruptSource } from '../../interrupts.js';
+import { type InterruptSource, nextInterrupt } from '../../interrupts.js';
 import { loadQueue } from '../../optional-queue.js';
 import {
   addQueueTarget,
@@ -23,8 +23,8 @@ interface DashboardFlags extends QueueTargetFlags {
   readOnly?: boolean;
 }
 
-export function dashboardCommand({ act, interrupts }: CommandEnv): Command {
-  return addQueueTarget(new Command('dashboard'))
+export function dashboardCommand({ act, interrupts, command }: CommandEnv): Command {
+  return addQueueTarget(command('dashboard'))
     .description('serve bull-board for the queue on loopback, for a browser on this machine')
     .addHelpText(
       'after',
@@ -63,15 +63,7 @@ async function dashboard(
     }
     throw error;
   }
-  const stopped = new Promise<void>((resolve) => {
-    const stop = () => {
-      interrupts.off('SIGINT', stop);
-      interrupts.off('SIGTERM', stop);
-      resolve();
-    };
-    interrupts.on('SIGINT', stop);
-    interrupts.on('SIGTERM', stop);
-  });
+  const stopped = nextInterrupt(interrupts);
   ctx.out.result({ dashboard: { url: board.url, port: board.port } }, [
     `kis queue dashboard at ${board.url}`,
     'Press Ctrl-C to stop.',

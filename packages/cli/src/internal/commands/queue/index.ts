@@ -1,19 +1,26 @@
 /**
  * `kis queue status|failed|retry|clean|limits|dashboard`: operating a queue of queue mode
  * (`@kis/queue`): the runs and their counts, failed documents with the server's reasons, retrying
- * them, removing finished runs, the queue's limits, and bull-board on loopback.
+ * them, removing finished runs, the queue's limits, and bull-board on loopback; a module per
+ * sub-command, loaded when the command line chooses it.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
+import { addCommands, type CommandEntry } from '../../command-table.js';
 import { EXAMPLES } from '../../help-text.js';
-import { cleanCommand } from './clean.js';
-import { dashboardCommand } from './dashboard.js';
-import { failedCommand, retryCommand } from './failures.js';
-import { limitsCommand } from './limits.js';
-import { statusCommand } from './status.js';
 
-export function queueCommand(env: CommandEnv): Command {
-  return new Command('queue')
+const SUBCOMMANDS: readonly CommandEntry[] = [
+  { name: 'status', load: async () => (await import('./status.js')).statusCommand },
+  { name: 'failed', load: async () => (await import('./failed.js')).failedCommand },
+  { name: 'retry', load: async () => (await import('./retry.js')).retryCommand },
+  { name: 'clean', load: async () => (await import('./clean.js')).cleanCommand },
+  { name: 'limits', load: async () => (await import('./limits.js')).limitsCommand },
+  { name: 'dashboard', load: async () => (await import('./dashboard.js')).dashboardCommand },
+];
+
+export async function queueCommand(env: CommandEnv, argv?: readonly string[]): Promise<Command> {
+  const queue = env
+    .command('queue')
     .description(
       'operate a queue of queue mode: status, failed documents, retry, clean, limits, dashboard',
     )
@@ -28,11 +35,7 @@ export function queueCommand(env: CommandEnv): Command {
         'kis queue limits --max-in-flight 16 --rate 50/s',
         'kis queue dashboard --port 3000',
       ]),
-    )
-    .addCommand(statusCommand(env))
-    .addCommand(failedCommand(env))
-    .addCommand(retryCommand(env))
-    .addCommand(cleanCommand(env))
-    .addCommand(limitsCommand(env))
-    .addCommand(dashboardCommand(env));
+    );
+  await addCommands(queue, SUBCOMMANDS, env, argv);
+  return queue;
 }

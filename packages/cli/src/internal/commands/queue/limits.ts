@@ -1,5 +1,5 @@
 /** `kis queue limits`: shows, sets or removes the queue's limits, which hold across all workers. */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import type { Context } from '../../context.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
@@ -20,8 +20,8 @@ interface LimitsFlags extends QueueTargetFlags {
   rate?: string;
 }
 
-export function limitsCommand({ act }: CommandEnv): Command {
-  return addQueueTarget(new Command('limits'))
+export function limitsCommand({ act, command }: CommandEnv): Command {
+  return addQueueTarget(command('limits'))
     .description(
       "show the queue's limits, or set them for all workers: requests in flight and a rate",
     )

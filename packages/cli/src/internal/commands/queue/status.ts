@@ -1,5 +1,5 @@
 /** `kis queue status [RUN]`: the queue's jobs, limits and workers, and each run's counts. */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
@@ -19,8 +19,8 @@ interface StatusFlags extends QueueTargetFlags {
   failures: number;
 }
 
-export function statusCommand({ act }: CommandEnv): Command {
-  return addQueueTarget(new Command('status'))
+export function statusCommand({ act, command }: CommandEnv): Command {
+  return addQueueTarget(command('status'))
     .description(
       "the queue's jobs by state, its limits and workers, and per run: documents stored, failed and pending, throughput, first failures",
     )

@@ -4,10 +4,7 @@
  * prints the plan, and reports the run (pass.ts), again on every change with `--watch`
  * (watch.ts). Planning, the journal, retries, outages and deletions are the client's.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { FolderSource } from '@kis/node';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
@@ -15,17 +12,16 @@ import { checkSource } from '../../enums.js';
 import { type ExitCodeValue, UsageError } from '../../errors.js';
 import { describeFailure } from '../../failure.js';
 import { EXAMPLES, wrap } from '../../help-text.js';
-import { type Inputs, inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
+import { inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
 import { checkPair } from '../../pair-check.js';
-import { journalFor } from '../../pair-journal.js';
 import { addQueueOptions } from '../../queue-mode/options.js';
 import { addRunOptions, runLimits } from '../../run-options.js';
-import { connect, type Journal, openRunJournal } from '../../run-setup.js';
-import { parseMaxDelete, type SyncCommandOptions } from './options.js';
+import { connect, type Journal } from '../../run-setup.js';
+import { openSyncJournal } from './journal.js';
+import { parseMaxDelete, planOptions, type SyncCommandOptions } from './options.js';
+import { ownership } from './ownership.js';
 import { type Pass, syncPass } from './pass.js';
-import { runQueuedSync } from './queued.js';
-import { watchPaths } from './watch.js';
 
 const HELP_AFTER =
   EXAMPLES([
@@ -50,8 +46,8 @@ server stopped the run.`,
 `;
 
 /** `kis sync`: the shared run options, then its own. */
-export function syncCommand({ act, interrupts }: CommandEnv): Command {
-  return addQueueOptions(addRunOptions(new Command('sync')))
+export function syncCommand({ act, interrupts, command }: CommandEnv): Command {
+  return addQueueOptions(addRunOptions(command('sync')))
     .description(
       'make a cc pair equal to folders or a JSONL export: create, update, skip the unchanged, and (--prune) delete what is gone',
     )
@@ -92,7 +88,9 @@ export async function runSync(
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
   if (options.queue !== undefined) {
-    return runQueuedSync(ctx, paths, options, interrupts, { ownership });
+    // queue mode's producer is loaded for --queue only
+    const { runQueuedSync } = await import('./queued.js');
+    return runQueuedSync(ctx, paths, options, interrupts);
   }
   const { out, io } = ctx;
   const limits = runLimits(options);
@@ -117,27 +115,14 @@ export async function runSync(
   const owns = ownership(inputs, sources.folder, options);
   const { client, baseUrl } = await connect(ctx, false);
   await checkPair(client, options.ccPair, baseUrl, 'sync');
-  const choice = journalFor({ journal: options.journal, ccPair: options.ccPair, baseUrl });
-  // a dry run reads a journal that exists and creates none
-  const journal =
-    options.dryRun && choice && !existsSync(resolve(io.cwd, choice.file))
-      ? undefined
-      : await openRunJournal(choice, io.cwd);
+  const journal = await openSyncJournal(io.cwd, options, baseUrl);
   const pass: Pass = {
     ctx,
     options,
     client,
     baseUrl,
     items: sources.items,
-    syncOptions: {
-      ...limits,
-      ccPairId: options.ccPair,
-      owns,
-      ...(journal ? { journal: journal.journal } : {}),
-      ...(options.prune ? { prune: true } : {}),
-      ...(maxDelete === undefined ? {} : { maxDelete }),
-      ...(options.force ? { force: true } : {}),
-    },
+    syncOptions: { ...limits, ...planOptions(options, owns, maxDelete, journal?.journal) },
     current: undefined,
     abort: new AbortController(),
   };
@@ -169,9 +154,11 @@ async function runPasses(
     again: () => pass.abort.abort(),
   });
   try {
+    // the file watcher (chokidar) is loaded for --watch only
+    const watching = pass.options.watch ? await import('./watch.js') : undefined;
     const code = await syncPass(pass);
-    if (!pass.options.watch || interruption.count() > 0) return code;
-    return await watchPaths(pass, watched, code, (stop) => {
+    if (watching === undefined || interruption.count() > 0) return code;
+    return await watching.watchPaths(pass, watched, code, (stop) => {
       stopWatching = stop;
     });
   } finally {
@@ -179,31 +166,3 @@ async function runPasses(
     journal?.close();
   }
 }
-
-/**
- * The ids this sync owns (the only ones it may delete): `--namespace`, else each directory's
- * ids (`docs/…`) and each file's id. A PATH that is `--base-dir` itself (or the file-system
- * root) would own every id of the pair, so a prune then needs `--namespace`; so do JSONL and
- * stdin inputs, whose ids are their own.
- */
-function ownership(
-  inputs: Inputs,
-  folder: FolderSource | undefined,
-  options: SyncCommandOptions,
-): readonly string[] | ((id: string) => boolean) {
-  if (options.namespace === '') throw new UsageError('--namespace: expected a non-empty prefix');
-  if (options.namespace !== undefined) return [options.namespace];
-  const needNamespace = (why: string) =>
-    new UsageError(`sync --prune: ${why}; give --namespace PREFIX (the ids this sync owns)`);
-  if (options.prune && (inputs.jsonl.length > 0 || inputs.stdin)) {
-    throw needNamespace('JSONL input carries ids of its own');
-  }
-  if (folder?.ownsEverything) {
-    if (options.prune) throw needNamespace('the base directory owns every id');
-    return ownsNothing; // without --prune: other sources' documents are not reported as gone
-  }
-  return folder ? folder.owns : ownsNothing;
-}
-
-/** What a sync owns with no --namespace and only JSONL input, or the base directory as PATH. */
-const ownsNothing = (): boolean => false;

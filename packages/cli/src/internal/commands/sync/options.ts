@@ -1,5 +1,5 @@
 /** The options of `kis sync`: the shared run options, its own, and `--max-delete` read. */
-
+import type { SyncJournal, SyncOptions } from '@kis/node';
 import { UsageError } from '../../errors.js';
 import type { QueueFlags } from '../../queue-mode/options.js';
 import type { RunFlags } from '../../run-options.js';
@@ -25,4 +25,21 @@ export function parseMaxDelete(value: string | undefined): number | `${number}%`
   throw new UsageError(
     `--max-delete: expected a count (e.g. 20) or a share (e.g. 10%), got "${value}"`,
   );
+}
+
+/** The client's `sync` options the flags give, local and queued alike (`owns`: ownership.ts). */
+export function planOptions(
+  options: SyncCommandOptions,
+  owns: SyncOptions['owns'],
+  maxDelete: number | `${number}%` | undefined,
+  journal: SyncJournal | undefined,
+): SyncOptions {
+  return {
+    ccPairId: options.ccPair,
+    owns,
+    ...(journal ? { journal } : {}),
+    ...(options.prune ? { prune: true } : {}),
+    ...(maxDelete === undefined ? {} : { maxDelete }),
+    ...(options.force ? { force: true } : {}),
+  };
 }

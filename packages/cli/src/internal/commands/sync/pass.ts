@@ -3,7 +3,6 @@ import type { KisClient } from '@kis/client';
 import {
   type SyncItem,
   type SyncOptions,
-  type SyncPlan,
   type SyncResult,
   type SyncRun,
   type SyncSummary,
@@ -11,10 +10,12 @@ import {
 } from '@kis/node';
 import type { Context } from '../../context.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
-import { describeFailure } from '../../failure.js';
+import { printFailureList } from '../../failure-list.js';
 import { formatDuration, type Output } from '../../output.js';
 import { createProgress, progressCounts } from '../../progress.js';
 import type { SyncCommandOptions } from './options.js';
+import { printPlanEnd } from './plan-report.js';
+import { readableId, resultLine } from './result-line.js';
 
 /** What one sync pass needs, set up once per command (and kept across `--watch` passes). */
 export interface Pass {
@@ -46,17 +47,8 @@ export async function syncPass(pass: Pass): Promise<ExitCodeValue> {
       onProgress: (p) => progress.update(progressCounts(p)),
     });
     const { plan } = session;
-    printPlan(out, plan, options);
-    if (plan.refused) {
-      out.error(
-        `refusing to sync: ${plan.refused.replace('force it', 'pass --force (or raise --max-delete)')}`,
-      );
-      return ExitCode.Usage;
-    }
-    if (options.dryRun) {
-      out.info('dry run: nothing was sent');
-      return ExitCode.Ok;
-    }
+    const planEnd = printPlanEnd(out, plan, options, 'dry run: nothing was sent');
+    if (planEnd !== undefined) return planEnd;
     progress.setTotal(plan.create.length + plan.update.length + plan.unknown.length);
     const run = session.run();
     pass.current = run;
@@ -98,51 +90,7 @@ function printSummary(
     },
     summaryLines(summary, elapsedMs),
   );
-  if (failures.length > 0 && !out.mode.json) {
-    out.human('Failures:');
-    for (const f of failures) out.human(`  ${f}`);
-  }
-}
-
-export function printPlan(out: Output, plan: SyncPlan, options: SyncCommandOptions): void {
-  const perDocument = out.mode.json || out.mode.verbose;
-  if (perDocument) {
-    // a line per document of the source (thousands): each built only in the form printed
-    const json = out.mode.json;
-    out.batch(() => {
-      for (const action of ['create', 'update', 'unchanged', 'delete'] as const) {
-        const label = action.padEnd(9);
-        for (const { documentId, ref } of plan[action]) {
-          if (json) {
-            out.result(
-              ref
-                ? { plan: action, document_id: documentId, ref }
-                : { plan: action, document_id: documentId },
-            );
-          } else out.human(`${label} ${ref ?? readableId(documentId)}`);
-        }
-      }
-    });
-  }
-  const counts = {
-    create: plan.create.length,
-    update: plan.update.length,
-    unchanged: plan.unchanged.length,
-    delete: plan.delete.length,
-    owned: plan.owned,
-  };
-  out.result(
-    {
-      plan: counts,
-      prune: options.prune === true,
-      ...(plan.refused ? { refused: plan.refused } : {}),
-    },
-    `Plan for cc pair ${options.ccPair}: ${counts.create} to create, ${counts.update} to update, ${counts.unchanged} unchanged, ${counts.delete} to delete (of ${counts.owned} owned)`,
-  );
-  if (counts.delete > 0 && !options.prune) {
-    out.info(`${counts.delete} owned document(s) are gone from the source; --prune deletes them`);
-  }
-  if (plan.pruneBlocked) out.warn(`not pruning: ${plan.pruneBlocked}`);
+  printFailureList(out, failures);
 }
 
 function summaryLines(s: SyncSummary, elapsedMs: number): string[] {
@@ -154,26 +102,11 @@ function summaryLines(s: SyncSummary, elapsedMs: number): string[] {
 
 /** One result: a JSON line (`--json`), a text line with `--verbose`; failures kept for the end. */
 function report(out: Output, r: SyncResult, failures: string[], baseUrl: string | undefined): void {
-  const line: Record<string, unknown> = { action: r.action, status: r.status };
-  if (r.documentId) line.document_id = r.documentId;
-  if (r.ref) line.ref = r.ref;
+  const { line, reason } = resultLine(r, baseUrl);
   const name = r.ref ?? (r.documentId ? readableId(r.documentId) : '?');
-  if (r.status === 'failed' || r.status === 'not-deletable') {
-    const reason = describeFailure(r.error, baseUrl).message;
-    line.error = reason;
-    failures.push(`${r.action} ${name}: ${reason}`);
-  }
+  if (reason !== undefined) failures.push(`${r.action} ${name}: ${reason}`);
   out.result(
     line,
     out.mode.verbose ? `${r.action.padEnd(7)} ${r.status.padEnd(8)} ${name}` : undefined,
   );
-}
-
-/** A stored id as people wrote it (`docs%2Fa.md` → `docs/a.md`), for text output. */
-function readableId(id: string): string {
-  try {
-    return decodeURIComponent(id);
-  } catch {
-    return id;
-  }
 }

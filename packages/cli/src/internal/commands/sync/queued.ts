@@ -11,8 +11,6 @@
  * the run; this command writes them to its journal (while waiting, and at the start of the next
  * sync), so the next sync proves unchanged files by their fingerprint as a local one does.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { normalizeDocumentId, prepareIngestion } from '@kis/client';
 import {
   type FolderSource,
@@ -26,32 +24,24 @@ import {
   sync,
 } from '@kis/node';
 import type { Context } from '../../context.js';
-import { checkSource } from '../../enums.js';
 import { ExitCode, type ExitCodeValue, UsageError } from '../../errors.js';
-import { describeFailure } from '../../failure.js';
-import { type Inputs, jsonlName, readInputs, resolveBaseDir } from '../../inputs.js';
+import { printFailureList } from '../../failure-list.js';
+import { type Inputs, jsonlName } from '../../inputs.js';
 import type { InterruptSource } from '../../interrupts.js';
 import { loadQueue, type QueueModule } from '../../optional-queue.js';
 import { formatDuration, type Output } from '../../output.js';
-import { journalFor } from '../../pair-journal.js';
 import { ackTaker, takeEarlierAcks } from '../../queue-mode/acks.js';
 import { enqueueRun } from '../../queue-mode/enqueue.js';
 import { awaitRun, exitCodeOf } from '../../queue-mode/finish.js';
 import { printEnqueued, printFailure } from '../../queue-mode/report.js';
-import { checkUnderRoot, pathSources, resolveRoot } from '../../queue-mode/sources.js';
+import { pathSources, producerPaths } from '../../queue-mode/sources.js';
 import { type QueueTarget, queueTarget } from '../../queue-target.js';
-import { connect, type Journal, openRunJournal } from '../../run-setup.js';
-import { parseMaxDelete, type SyncCommandOptions } from './options.js';
-import { printPlan } from './pass.js';
-
-/** What `kis sync` decides for local and queued syncs alike, handed over (no import circle). */
-export interface SyncRules {
-  ownership(
-    inputs: Inputs,
-    folder: FolderSource | undefined,
-    options: SyncCommandOptions,
-  ): readonly string[] | ((id: string) => boolean);
-}
+import { connect, type Journal } from '../../run-setup.js';
+import { openSyncJournal } from './journal.js';
+import { parseMaxDelete, planOptions, type SyncCommandOptions } from './options.js';
+import { ownership } from './ownership.js';
+import { printPlanEnd } from './plan-report.js';
+import { resultLine } from './result-line.js';
 
 /** The items of the PATHs as a local sync reads them; JSONL documents are also kept. */
 function syncItems(
@@ -104,18 +94,12 @@ export async function runQueuedSync(
   paths: string[],
   options: SyncCommandOptions,
   interrupts: InterruptSource,
-  rules: SyncRules,
 ): Promise<ExitCodeValue> {
   const { out, io } = ctx;
   const q = await loadQueue('kis sync --queue');
   const target = queueTarget(ctx, options, { fromEnv: false });
   const maxDelete = parseMaxDelete(options.maxDelete);
-  const source = options.source === undefined ? undefined : checkSource('--source', options.source);
-  const baseDir =
-    options.baseDir === undefined ? undefined : await resolveBaseDir(io.cwd, options.baseDir);
-  const inputs = await readInputs(paths, io);
-  const root = await resolveRoot(io.cwd, options.root);
-  checkUnderRoot(root, [...inputs.walk, ...inputs.jsonl]);
+  const { inputs, root, source, baseDir } = await producerPaths(io, paths, options);
   let ignored = 0;
   const onIgnored = (ref: string, reason: string) => {
     ignored++;
@@ -145,39 +129,22 @@ export async function runQueuedSync(
     { source, idPrefix: options.namespace, baseDir, stdin: io.stdin },
     kept,
   );
-  const owns = rules.ownership(inputs, folder, options);
+  const owns = ownership(inputs, folder, options);
   const { client, baseUrl } = await connect(ctx, false);
-  const choice = journalFor({ journal: options.journal, ccPair: options.ccPair, baseUrl });
-  // a dry run reads a journal that exists and creates none
-  const journal =
-    options.dryRun && choice && !existsSync(resolve(io.cwd, choice.file))
-      ? undefined
-      : await openRunJournal(choice, io.cwd);
+  const journal = await openSyncJournal(io.cwd, options, baseUrl);
   try {
     if (journal && !options.dryRun) {
       await takeEarlierAcks(out, q, target, options.ccPair, journal.journal);
     }
     const started = Date.now();
-    const session = await sync(client, items(), {
-      ccPairId: options.ccPair,
-      owns,
-      ...(journal ? { journal: journal.journal } : {}),
-      ...(options.prune ? { prune: true } : {}),
-      ...(maxDelete === undefined ? {} : { maxDelete }),
-      ...(options.force ? { force: true } : {}),
-    });
+    const session = await sync(
+      client,
+      items(),
+      planOptions(options, owns, maxDelete, journal?.journal),
+    );
     const { plan } = session;
-    printPlan(out, plan, options);
-    if (plan.refused) {
-      out.error(
-        `refusing to sync: ${plan.refused.replace('force it', 'pass --force (or raise --max-delete)')}`,
-      );
-      return ExitCode.Usage;
-    }
-    if (options.dryRun) {
-      out.info('dry run: nothing was enqueued or deleted');
-      return ExitCode.Ok;
-    }
+    const planEnd = printPlanEnd(out, plan, options, 'dry run: nothing was enqueued or deleted');
+    if (planEnd !== undefined) return planEnd;
     return await carryOut(ctx, {
       q,
       target,
@@ -292,10 +259,7 @@ async function carryOut(ctx: Context, c: Carry): Promise<ExitCodeValue> {
       localFailed: localFailures.length,
       elapsedMs: Date.now() - c.started,
     });
-    if (localFailures.length > 0 && !out.mode.json) {
-      out.human('Failures:');
-      for (const f of localFailures) out.human(`  ${f}`);
-    }
+    printFailureList(out, localFailures);
     return localFailures.length + deletions.failed > 0 ? ExitCode.ItemsFailed : ExitCode.Ok;
   }
 
@@ -320,10 +284,7 @@ async function carryOut(ctx: Context, c: Carry): Promise<ExitCodeValue> {
     localFailed: localFailures.length,
     elapsedMs: Date.now() - c.started,
   });
-  if (failures.length > 0 && !out.mode.json) {
-    out.human('Failures:');
-    for (const f of failures) out.human(`  ${f}`);
-  }
+  printFailureList(out, failures);
   const failed = (end.run?.documents.failed ?? 0) + localFailures.length + deletions.failed;
   return exitCodeOf(ctx, end, failed, target, runId);
 }
@@ -341,14 +302,8 @@ async function deleteGone(ctx: Context, c: Carry): Promise<{ deleted: number; fa
 }
 
 function reportDeletion(out: Output, r: SyncResult, baseUrl: string | undefined): void {
-  const line: Record<string, unknown> = { action: r.action, status: r.status };
-  if (r.documentId) line.document_id = r.documentId;
-  let text = `delete  ${r.status.padEnd(8)} ${r.documentId ?? '?'}`;
-  if (r.status !== 'deleted') {
-    const reason = describeFailure(r.error, baseUrl).message;
-    line.error = reason;
-    text += `: ${reason}`;
-  }
+  const { line, reason } = resultLine(r, baseUrl);
+  const text = `delete  ${r.status.padEnd(8)} ${r.documentId ?? '?'}${reason === undefined ? '' : `: ${reason}`}`;
   out.result(line, out.mode.verbose || r.status !== 'deleted' ? text : undefined);
 }
 

@@ -1,18 +1,18 @@
 import type { AccessGroup, DoctorAccess, DoctorCheck, DoctorReport } from '@kis/client';
-import { Command } from 'commander';
-import type { CommandEnv } from '../action.js';
-import { intArg } from '../arg-parsers.js';
-import type { Context } from '../context.js';
-import { ExitCode, type ExitCodeValue } from '../errors.js';
-import { EXAMPLES, wrap } from '../help-text.js';
-import type { Output } from '../output.js';
+import type { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
+import { intArg } from '../../arg-parsers.js';
+import type { Context } from '../../context.js';
+import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { EXAMPLES, wrap } from '../../help-text.js';
+import type { Output } from '../../output.js';
 
 export interface DoctorCommandOptions {
   ccPair?: number;
 }
 
-export function doctorCommand({ act }: CommandEnv): Command {
-  return new Command('doctor')
+export function doctorCommand({ act, command }: CommandEnv): Command {
+  return command('doctor')
     .description(
       'check the server, the base URL and the API key: that it answers, the /api prefix, the key, who it is (role, or groups and permissions) and which commands it may use, which routes and release the server has',
     )

@@ -3,20 +3,20 @@ import { setMaxListeners } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ExtractionError, extensionsOfKind, extractFile, kindOf } from '@kis/node';
-import { Command } from 'commander';
-import type { CommandEnv } from '../action.js';
-import type { Context } from '../context.js';
-import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
-import { describeFailure } from '../failure.js';
-import { EXAMPLES } from '../help-text.js';
-import { mapConcurrent } from '../pool.js';
-import { fsReason } from '../structured.js';
+import type { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
+import type { Context } from '../../context.js';
+import { ExitCode, type ExitCodeValue, UsageError } from '../../errors.js';
+import { describeFailure } from '../../failure.js';
+import { EXAMPLES } from '../../help-text.js';
+import { mapConcurrent } from '../../pool.js';
+import { fsReason } from '../../structured.js';
 
 /** The image extensions the rule book knows (`.png .jpg .jpeg .gif .webp`). */
 const IMAGE_EXTENSIONS = extensionsOfKind('image');
 
-export function uploadCommand({ act }: CommandEnv): Command {
-  return new Command('upload')
+export function uploadCommand({ act, command }: CommandEnv): Command {
+  return command('upload')
     .description(
       `upload image files (${IMAGE_EXTENSIONS.join(' ')}) and print their file ids, for image sections`,
     )

@@ -8,21 +8,21 @@ import { resolve } from 'node:path';
 import type { Connector, ConnectorStatus, Credential } from '@kis/client';
 import type { DesiredConnector, DesiredCredential, DesiredState } from '@kis/node';
 import { DEFAULT_CREDENTIAL_ID, DEFAULT_DOCUMENT_SOURCE, isMaskedValue } from '@kis/rules';
-import { Command } from 'commander';
-import type { CommandEnv } from '../action.js';
-import type { Context } from '../context.js';
-import { ExitCode, type ExitCodeValue, UsageError } from '../errors.js';
-import { EXAMPLES } from '../help-text.js';
-import { fsReason } from '../structured.js';
-import { loadYaml } from '../yaml-lib.js';
+import type { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
+import type { Context } from '../../context.js';
+import { ExitCode, type ExitCodeValue, UsageError } from '../../errors.js';
+import { EXAMPLES } from '../../help-text.js';
+import { fsReason } from '../../structured.js';
+import { loadYaml } from '../../yaml-lib.js';
 
 export interface ExportCommandOptions {
   output?: string;
   format?: string;
 }
 
-export function exportCommand({ act }: CommandEnv): Command {
-  return new Command('export')
+export function exportCommand({ act, command }: CommandEnv): Command {
+  return command('export')
     .description(
       "write the server's connectors, credentials (no secrets) and pairs as a file kis apply takes",
     )

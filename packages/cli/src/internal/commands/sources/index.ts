@@ -1,12 +1,12 @@
 /** `kis sources`: the DocumentSource values, read from the spec. */
-import { Command } from 'commander';
-import type { CommandEnv } from '../action.js';
-import { documentSources } from '../enums.js';
-import { ExitCode } from '../errors.js';
-import { EXAMPLES } from '../help-text.js';
+import type { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
+import { documentSources } from '../../enums.js';
+import { ExitCode } from '../../errors.js';
+import { EXAMPLES } from '../../help-text.js';
 
-export function sourcesCommand({ act }: CommandEnv): Command {
-  return new Command('sources')
+export function sourcesCommand({ act, command }: CommandEnv): Command {
+  return command('sources')
     .description('list the DocumentSource values (for --source)')
     .addHelpText('after', EXAMPLES(['kis sources', 'kis --json sources']))
     .action(

@@ -1,26 +1,28 @@
 /**
  * `kis emulator`: the local emulator (@kis/emulator), an optional peer of the CLI (see
  * optional-emulator.ts). The command's flags are the emulator's own (the same as
- * `kis-emulator`'s), added at start-up only when the command line may need them: loading the
- * emulator costs start-up time the other commands should not pay.
+ * `kis-emulator`'s), read from it when this module is built: the program loads it only when the
+ * command line runs `kis emulator` or may list the commands (command-table.ts), so the other
+ * commands do not pay for loading the emulator (a server, SQLite, the spec's validators).
  */
 import type { Emulator, EmulatorFlag, EmulatorFlagValues, EmulatorOptions } from '@kis/emulator';
-import { Command } from 'commander';
-import type { CommandEnv } from '../action.js';
-import type { Context } from '../context.js';
-import { ExitCode, type ExitCodeValue, oneLine, UsageError } from '../errors.js';
-import { EXAMPLES } from '../help-text.js';
-import type { InterruptSource } from '../interrupts.js';
-import { findEmulator, loadEmulator } from '../optional-emulator.js';
+import type { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
+import type { Context } from '../../context.js';
+import { ExitCode, type ExitCodeValue, oneLine, UsageError } from '../../errors.js';
+import { EXAMPLES } from '../../help-text.js';
+import { type InterruptSource, nextInterrupt } from '../../interrupts.js';
+import { findEmulator, loadEmulator } from '../../optional-emulator.js';
 
 /** The `kis emulator` flags: @kis/emulator's own (`EMULATOR_FLAGS`), by their camelCase key. */
 export type EmulatorCommandOptions = EmulatorFlagValues;
 
-const EMULATOR_COMMAND = 'emulator';
-
-/** `kis emulator`, without its flags yet (see {@link provideEmulatorFlags}). */
-export function emulatorCommand({ act, interrupts }: CommandEnv): Command {
-  return new Command(EMULATOR_COMMAND)
+/**
+ * `kis emulator` with @kis/emulator's flags; without @kis/emulator, it takes any flags, so that
+ * it still runs to say how to get it.
+ */
+export async function emulatorCommand({ act, interrupts, command }: CommandEnv): Promise<Command> {
+  const emulatorCmd = command('emulator')
     .description('start the local emulator of the service (SQLite) until Ctrl-C')
     .addHelpText(
       'after',
@@ -32,22 +34,10 @@ export function emulatorCommand({ act, interrupts }: CommandEnv): Command {
       ]),
     )
     .action(act((ctx, options: EmulatorCommandOptions) => runEmulator(ctx, options, interrupts)));
-}
-
-/**
- * Gives `program`'s `kis emulator` @kis/emulator's flags when `argv` may need them; without
- * @kis/emulator, lets it take any flags, so that it still runs to say how to get it.
- */
-export async function provideEmulatorFlags(
-  program: Command,
-  argv: readonly string[],
-): Promise<void> {
-  if (!mayNeedEmulatorFlags(program, argv)) return;
-  const command = program.commands.find((c) => c.name() === EMULATOR_COMMAND);
-  if (command === undefined) throw new Error('kis: the emulator command is missing');
   const emulator = await findEmulator();
-  if (emulator) addEmulatorFlags(command, emulator.EMULATOR_FLAGS);
-  else command.allowUnknownOption(true).allowExcessArguments(true);
+  if (emulator) addEmulatorFlags(emulatorCmd, emulator.EMULATOR_FLAGS);
+  else emulatorCmd.allowUnknownOption(true).allowExcessArguments(true);
+  return emulatorCmd;
 }
 
 /** Adds @kis/emulator's own flags (the same as `kis-emulator`'s) to `command`. */
@@ -61,31 +51,6 @@ function addEmulatorFlags(command: Command, flags: readonly EmulatorFlag[]): voi
       command.option(spec, flag.help);
     }
   }
-}
-
-/**
- * Whether a command line may need `kis emulator`'s flags: it runs that command, or may print
- * the list of commands (help, no command, an unknown one, anything not read with certainty).
- * Loading @kis/emulator (a server, SQLite, the spec's validators) costs about 80 ms of start-up,
- * which the other commands should not pay. False only when the first operand, after global
- * options this program knows, names another command, or when `--version` comes first.
- */
-function mayNeedEmulatorFlags(program: Command, argv: readonly string[]): boolean {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg.startsWith('-')) {
-      const [flag, inline] = arg.startsWith('--') ? arg.split('=', 2) : [arg, undefined];
-      const option = program.options.find((o) => o.long === flag || o.short === flag);
-      // unknown (help, combined short flags…) or an optional value: not read with certainty
-      if (option === undefined || option.optional) return true;
-      if (option.long === '--version') return false; // prints the version and stops there
-      if (option.required && inline === undefined) i++;
-      continue;
-    }
-    const command = program.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
-    return command === undefined || command.name() === EMULATOR_COMMAND;
-  }
-  return true;
 }
 
 /**
@@ -157,19 +122,6 @@ async function cliAdminKey(ctx: Context): Promise<{ key: string; source: string 
           ? '--api-key-file'
           : 'KIS_API_KEY',
   };
-}
-
-/** Resolves at the first Ctrl-C or SIGTERM. */
-function nextInterrupt(interrupts: InterruptSource): Promise<void> {
-  return new Promise<void>((resolveStop) => {
-    const stop = () => {
-      interrupts.off('SIGINT', stop);
-      interrupts.off('SIGTERM', stop);
-      resolveStop();
-    };
-    interrupts.on('SIGINT', stop);
-    interrupts.on('SIGTERM', stop);
-  });
 }
 
 /** "kis emulator ready at …", and how to use it; a generated admin key is printed (only here). */

@@ -15,17 +15,17 @@ import {
   type PlannedChange,
   plan as planState,
 } from '@kis/node';
-import { Command } from 'commander';
-import type { CommandEnv } from '../action.js';
-import { confirmDeletion } from '../confirm.js';
-import type { Context } from '../context.js';
-import { ExitCode, type ExitCodeValue } from '../errors.js';
-import { describeFailure } from '../failure.js';
-import { EXAMPLES, wrap } from '../help-text.js';
-import { type KisFile, readKisFile } from '../kis-file.js';
-import type { Output } from '../output.js';
-import { stateFile } from '../state-files.js';
-import { TakenNames } from '../taken-names.js';
+import type { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
+import { confirmDeletion } from '../../confirm.js';
+import type { Context } from '../../context.js';
+import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { describeFailure } from '../../failure.js';
+import { EXAMPLES, wrap } from '../../help-text.js';
+import { type KisFile, readKisFile } from '../../kis-file.js';
+import type { Output } from '../../output.js';
+import { stateFile } from '../../state-files.js';
+import { TakenNames } from '../../taken-names.js';
 
 export interface ApplyCommandOptions {
   file: string;
@@ -35,8 +35,8 @@ export interface ApplyCommandOptions {
   secretsFile?: string;
 }
 
-export function applyCommand({ act }: CommandEnv): Command {
-  return new Command('apply')
+export function applyCommand({ act, command }: CommandEnv): Command {
+  return command('apply')
     .description(
       'make the server hold the connectors, credentials and pairs of a kis.yaml file: prints a plan, then changes only what differs',
     )

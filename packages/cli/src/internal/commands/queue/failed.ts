@@ -1,8 +1,5 @@
-/**
- * `kis queue failed [RUN]`: the documents that failed, with the server's reasons; `kis queue retry
- * [RUN]`: their jobs run again (what is stored is skipped, the failed documents are sent again).
- */
-import { Command } from 'commander';
+/** `kis queue failed [RUN]`: the documents that failed, with the server's reasons. */
+import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
@@ -21,8 +18,8 @@ interface FailedFlags extends QueueTargetFlags {
   limit?: number;
 }
 
-export function failedCommand({ act }: CommandEnv): Command {
-  return addQueueTarget(new Command('failed'))
+export function failedCommand({ act, command }: CommandEnv): Command {
+  return addQueueTarget(command('failed'))
     .description(
       "the documents that failed, with the server's reasons (a JSON line each with --json)",
     )
@@ -52,32 +49,5 @@ async function listFailed(
     }
   });
   if (failed.length === 0) out.info('no failed documents');
-  return ExitCode.Ok;
-}
-
-export function retryCommand({ act }: CommandEnv): Command {
-  return addQueueTarget(new Command('retry'))
-    .description('put the failed jobs back in the queue: their failed documents are sent again')
-    .argument('[run]', 'one run (default: every run in the queue)')
-    .addHelpText('after', EXAMPLES(['kis queue retry', 'kis queue retry r20250102T030405-1a2b3c']))
-    .action(
-      act((ctx, run: string | undefined, options: QueueTargetFlags) => retry(ctx, run, options)),
-    );
-}
-
-async function retry(
-  ctx: Context,
-  runId: string | undefined,
-  options: QueueTargetFlags,
-): Promise<ExitCodeValue> {
-  const q = await loadQueue('kis queue retry');
-  const target = queueTarget(ctx, options, { fromEnv: true });
-  const result = await queueCall(() => q.retryFailed({ ...target, runId }));
-  ctx.out.result(
-    { retried: { jobs: result.jobs, documents: result.documents } },
-    result.jobs === 0
-      ? 'nothing to retry: no failed job'
-      : `retrying ${result.documents} failed document(s) in ${result.jobs} job(s)`,
-  );
   return ExitCode.Ok;
 }

@@ -6,26 +6,26 @@
  */
 import { hostname } from 'node:os';
 import type { QueueWorker, WorkerDocumentEvent, WorkerSummary } from '@kis/queue';
-import { Command } from 'commander';
-import type { CommandEnv } from '../action.js';
-import { durationArg, intArg } from '../arg-parsers.js';
-import type { Context } from '../context.js';
-import { ExitCode, type ExitCodeValue, oneLine } from '../errors.js';
-import { describeFailure } from '../failure.js';
-import { EXAMPLES, wrap } from '../help-text.js';
-import type { InterruptSource } from '../interrupts.js';
-import { loadQueue } from '../optional-queue.js';
-import { formatRate } from '../output.js';
-import { queueLimits } from '../queue-mode/enqueue.js';
-import { limitArg, rateArg } from '../queue-mode/options.js';
-import { resolveRoot } from '../queue-mode/sources.js';
+import type { Command } from 'commander';
+import type { CommandEnv } from '../../action.js';
+import { durationArg, intArg } from '../../arg-parsers.js';
+import type { Context } from '../../context.js';
+import { ExitCode, type ExitCodeValue, oneLine } from '../../errors.js';
+import { describeFailure } from '../../failure.js';
+import { EXAMPLES, wrap } from '../../help-text.js';
+import type { InterruptSource } from '../../interrupts.js';
+import { loadQueue } from '../../optional-queue.js';
+import { formatRate } from '../../output.js';
+import { queueLimits } from '../../queue-mode/enqueue.js';
+import { limitArg, rateArg } from '../../queue-mode/options.js';
+import { resolveRoot } from '../../queue-mode/sources.js';
 import {
   addQueueTarget,
   type QueueTargetFlags,
   queueCall,
   queueTarget,
   shownQueueUrl,
-} from '../queue-target.js';
+} from '../../queue-target.js';
 
 export interface WorkerFlags extends QueueTargetFlags {
   root?: string;
@@ -63,8 +63,8 @@ after --lock-duration plus --stalled-interval.`,
 )}
 `;
 
-export function workerCommand({ act, interrupts }: CommandEnv): Command {
-  return addQueueTarget(new Command('worker'))
+export function workerCommand({ act, interrupts, command }: CommandEnv): Command {
+  return addQueueTarget(command('worker'))
     .description(
       'queue mode: take jobs from a queue and send their documents (any number, on any machines); Ctrl-C returns its jobs',
     )

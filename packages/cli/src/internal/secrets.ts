@@ -1,0 +1,51 @@
+/**
+ * The API key (and a queue URL's password) never printed: collected from the command line and the
+ * environment before parsing, and redacted from everything written to stdout and stderr.
+ */
+import type { Io } from './output.js';
+
+/** Strings that must never be printed (the API key, wherever it came from). */
+export class Secrets {
+  private readonly values = new Set<string>();
+  add(value: string | undefined): void {
+    const v = value?.trim();
+    if (v && v.length >= 4) this.values.add(v);
+  }
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.values) {
+      if (out.includes(secret)) out = out.split(secret).join('[REDACTED]');
+    }
+    return out;
+  }
+}
+
+/**
+ * Collects the API key from the command line and the environment before parsing, so that even
+ * commander's own error messages are redacted.
+ */
+export function collectSecrets(argv: readonly string[], env: Io['env']): Secrets {
+  const secrets = new Secrets();
+  secrets.add(env.KIS_API_KEY);
+  argv.forEach((arg, i) => {
+    if (arg === '--api-key' || arg === '--admin-key') secrets.add(argv[i + 1]);
+    else if (arg.startsWith('--api-key=')) secrets.add(arg.slice('--api-key='.length));
+    else if (arg.startsWith('--admin-key=')) secrets.add(arg.slice('--admin-key='.length));
+  });
+  return secrets;
+}
+
+/** A writable wrapper that redacts secrets from everything written through it. */
+export function redactingIo(io: Io, secrets: Secrets): Io {
+  const wrap = <S extends Io['stdout']>(stream: S): S => {
+    const proxy = Object.create(stream) as S;
+    proxy.write = ((chunk: unknown, ...rest: unknown[]) =>
+      (stream.write as (...args: unknown[]) => boolean).call(
+        stream,
+        typeof chunk === 'string' ? secrets.redact(chunk) : chunk,
+        ...rest,
+      )) as S['write'];
+    return proxy;
+  };
+  return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr) };
+}
