@@ -367,7 +367,7 @@ describe('kis queue', () => {
     });
 
     // a finished run's rate is the whole run's, fixed; the text says the same state as the JSON
-    const run = (shape?.runs as { throughput: Record<string, number> }[])[0];
+    const run = (shape?.runs as { throughput: Record<string, number> }[] | undefined)?.[0];
     expect(run?.throughput.per_sec).toBe(run?.throughput.overall_per_sec);
     expect(shape?.requests_per_sec).toEqual(expect.any(Number));
     const text = await kis(['queue', 'status', runId, '--queue-name', 'ops'], { env: queueEnv });

@@ -160,11 +160,10 @@ it('a sync after a queued ingest sends only what changed: two workers fed the jo
       { env, cwd: work },
     );
     expect(produced.code, produced.stderr).toBe(0);
-    const runId = (
-      jsonLines(produced.stdout).find((l) => 'enqueued' in l)?.enqueued as {
-        run_id: string;
-      }
-    ).run_id;
+    const enqueued = jsonLines(produced.stdout).find((l) => 'enqueued' in l)?.enqueued as
+      | { run_id: string }
+      | undefined;
+    const runId = enqueued?.run_id ?? '';
     await until(
       async () => (await queueStatus({ connection: redis.url, runId })).runs[0]?.finished === true,
       'the queued ingest to finish',

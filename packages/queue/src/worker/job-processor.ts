@@ -13,8 +13,8 @@ import type { AckCapture } from './ack-capture.js';
 import type { QueueBackoff } from './backoff.js';
 import type { WorkerEngine } from './engine.js';
 import { jobItems, type WorkerRoot } from './job-items.js';
+import type { WorkerDocumentEvent } from './options.js';
 import { rootMisfit } from './root-fit.js';
-import type { WorkerDocumentEvent } from './worker.js';
 
 /** A worker's counts of documents and jobs. */
 export interface WorkerCounts {

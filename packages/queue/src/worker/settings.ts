@@ -7,7 +7,7 @@ import { checkConnection, queueNames } from '../connection.js';
 import { QueueUsageError } from '../errors.js';
 import { checkLimits } from '../limits.js';
 import { checkRoot } from '../plan/files.js';
-import type { StartWorkerOptions } from './worker.js';
+import type { StartWorkerOptions } from './options.js';
 
 export interface WorkerSettings {
   queue: string;
