@@ -1,6 +1,6 @@
 /**
  * @kis/node: kis under Node, on `@kis/client`: sources of documents (folders, with text
- * extraction; JSONL files), the resumable file journal, `sync` of a pair with a source, and
+ * extraction; JSONL files; SQL queries; git repositories), the resumable file journal, `sync` of a pair with a source, and
  * declarative set-up (`plan`/`apply` of what `kis.yaml` holds). Extraction libraries are optional
  * peers: a missing one fails the files that need it, with the package to install.
  */
@@ -56,9 +56,27 @@ export { type ItemOptions, loadFailure, type SourceItem } from './sources/items.
 export { describeJsonType, isPlainObject, lineColumn, parseJsonText } from './sources/json-text.js';
 export { countJsonlLines, type JsonlSourceOptions, jsonlSource } from './sources/jsonl.js';
 export { OPTIONAL_PACKAGES } from './sources/optional-import.js';
+export type {
+  RunOutcome,
+  SourceState,
+  SourceStateStore,
+  StateValue,
+} from './sources/source-state.js';
+export { describeSqlConnection, type SqlDialect } from './sources/sql/connection.js';
+export { SqlSourceError } from './sources/sql/errors.js';
+export type { SqlCursorState, SqlWindow } from './sources/sql/incremental.js';
+export type { SqlKey, SqlKeyRange } from './sources/sql/keys.js';
+export type { SqlMapping } from './sources/sql/mapping.js';
+export {
+  type SqlRangeRequest,
+  type SqlSource,
+  type SqlSourceOptions,
+  sqlSource,
+} from './sources/sql/source.js';
 export { fileKey } from './sources/walk.js';
 export { sync } from './sync/index.js';
 export type {
+  IncrementalSource,
   SyncAction,
   SyncItem,
   SyncJournal,
