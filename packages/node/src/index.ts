@@ -52,6 +52,11 @@ export {
   SameNameError,
 } from './sources/folder.js';
 export { fsReason, oneLine } from './sources/fs-reason.js';
+export { GitSourceError } from './sources/git/errors.js';
+export type { GitFile } from './sources/git/files.js';
+export type { GitCommitState, GitRun } from './sources/git/incremental.js';
+export { isGitLocation, parseGitLocation } from './sources/git/location.js';
+export { type GitSource, type GitSourceOptions, gitSource } from './sources/git/source.js';
 export { type ItemOptions, loadFailure, type SourceItem } from './sources/items.js';
 export { describeJsonType, isPlainObject, lineColumn, parseJsonText } from './sources/json-text.js';
 export { countJsonlLines, type JsonlSourceOptions, jsonlSource } from './sources/jsonl.js';

@@ -51,7 +51,7 @@ for (const dialect of ['postgres', 'mysql'] as Dialect[]) {
       sqlSource({
         connection: db.url,
         ...MAPPING,
-        onWarning: (m) => warnings.push(m),
+        onWarning: (_ref, m) => warnings.push(m),
         ...options,
       } as SqlSourceOptions);
 

@@ -48,8 +48,11 @@ export interface SqlSourceOptions extends SqlMapping {
   full?: boolean | undefined;
   /** Rows fetched per round trip of the cursor (default 500): memory is about this many rows. */
   batchSize?: number | undefined;
-  /** Hears why a run reads every row when it could have read only what changed. */
-  onWarning?: ((message: string) => void) | undefined;
+  /**
+   * Hears why a run reads every row when it could have read only what changed (`ref`: the
+   * database, without password).
+   */
+  onWarning?: ((ref: string, message: string) => void) | undefined;
 }
 
 /** A window given to {@link SqlSource.rangeItems}: the key range of a job and its run's cursor. */
@@ -142,7 +145,7 @@ export function sqlSource(options: SqlSourceOptions): SqlSource {
       stored,
       full === true,
     );
-    if (decided.why) onWarning?.(decided.why);
+    if (decided.why) onWarning?.(connection.shown, decided.why);
     window = decided;
     return decided;
   };
