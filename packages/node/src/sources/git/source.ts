@@ -63,6 +63,9 @@ export interface GitSource extends AsyncIterable<SourceItem> {
   readonly repository: string;
   /** Ids start with this (`<repository name>/` unless given). */
   readonly idPrefix: string;
+  /** The link template, and the documents' `source`, as given (queue jobs carry them). */
+  readonly link: string | undefined;
+  readonly source: string | undefined;
   /** Whether a stored id is this source's (under its prefix). */
   owns(documentId: string): boolean;
   readonly ownsEverything: boolean;
@@ -158,6 +161,8 @@ export function gitSource(options: GitSourceOptions): GitSource {
       return repo?.shown ?? shownGiven;
     },
     idPrefix,
+    link: options.link,
+    source: options.source,
     owns: (id) => id.startsWith(owned),
     ownsEverything: owned === '',
     get run() {
