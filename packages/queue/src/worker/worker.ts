@@ -30,8 +30,13 @@ export interface StartWorkerOptions extends QueueTarget, QueueLimits {
    * travel in jobs or Redis), time-outs, logging.
    */
   kis: KisClientOptions;
-  /** The folder the producer's file paths (and relative JSONL files) are relative to. */
+  /** The folder the producer's file paths (and relative JSONL files, repositories) are relative to. */
   root?: string | undefined;
+  /**
+   * SQL connection strings by the names SQL jobs give (`{ crm: process.env.CRM_DATABASE_URL }`):
+   * jobs carry the name only, so passwords stay on the machines that use them.
+   */
+  connections?: Readonly<Record<string, string>> | undefined;
   /** Jobs this worker runs at once = most requests it has in flight. Default 8. */
   concurrency?: number | undefined;
   /** Adapt the worker's in-flight requests to the server (default true), up to `concurrency`. */
@@ -81,7 +86,10 @@ export interface WorkerProgress extends WorkerCounts {
  * Why a worker stopped by itself: the server refused its key (`refused`), an outage outlasted
  * `maxOutageMs` (`outage`), or a job showed that its root does not hold what jobs name (`root`).
  */
-export type WorkerStopReason = EngineStop | { reason: 'root'; message: string };
+export type WorkerStopReason =
+  | EngineStop
+  | { reason: 'root'; message: string }
+  | { reason: 'connection'; message: string };
 
 export interface WorkerSummary extends WorkerProgress {
   /** Set when the worker stopped by itself. */
@@ -199,8 +207,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<QueueWor
     backoff,
     acks,
     root: settings.root,
+    connections: settings.connections,
     closing: closing.signal,
     onRootMisfit: (reason) => stopWith({ reason: 'root', message: `${reason}: ${ROOT_FIX}` }),
+    onConnectionMisfit: (reason) => stopWith({ reason: 'connection', message: reason }),
     onDocument: options.onDocument,
   });
 
