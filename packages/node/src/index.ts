@@ -10,6 +10,11 @@ import type { UploadFile } from '@kis/client';
 import { contentTypeOf } from '@kis/rules';
 
 export { apply } from './declarative/apply.js';
+export {
+  type DeclaredSource,
+  type DocumentSourceOptions,
+  documentSource,
+} from './declarative/documents.js';
 export { plan } from './declarative/plan.js';
 export type {
   AppliedChange,
@@ -18,6 +23,9 @@ export type {
   ApplyResult,
   DesiredConnector,
   DesiredCredential,
+  DesiredDocuments,
+  DesiredGitDocuments,
+  DesiredSqlDocuments,
   DesiredState,
   FieldChange,
   PlanAction,
