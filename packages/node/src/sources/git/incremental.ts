@@ -5,7 +5,7 @@
  * rewritten history), each of those said aloud.
  */
 import type { SourceState } from '../source-state.js';
-import { hasCommit, isAncestor, isShallow, type Repository } from './repo.js';
+import { ancestry, isShallow, type Repository } from './repo.js';
 
 /** What a git source records in the journal: the commit its last complete run read. */
 export interface GitCommitState extends SourceState {
@@ -49,7 +49,8 @@ export async function decideRun(
   if (full || stored === undefined) return run('full');
   const last = stored.commit;
   if (last === commit) return run('incremental', last);
-  if (!(await hasCommit(repo, last))) {
+  const related = await ancestry(repo, last, commit);
+  if (related === 'missing') {
     const shallow = (await isShallow(repo))
       ? ' (the repository is a shallow clone)'
       : ' (history rewritten and collected?)';
@@ -59,7 +60,7 @@ export async function decideRun(
       `the last synced commit ${last.slice(0, 12)} is not in ${repo.shown}${shallow}: reading every file; unchanged ones are proven by their blob ids, not sent`,
     );
   }
-  if (!(await isAncestor(repo, last, commit))) {
+  if (related === 'no') {
     return run(
       'full',
       undefined,

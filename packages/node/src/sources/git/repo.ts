@@ -67,67 +67,64 @@ export async function openRepository(
     ? fileURLToPath(repository)
     : resolve(cwd, repository);
   if (!existsSync(path)) throw new GitSourceError(`repository ${path}: no such directory`);
-  try {
-    await git(['rev-parse', '--git-dir'], path);
-  } catch (error) {
-    if ((error as Error).message.includes('git program')) throw error;
-    throw new GitSourceError(`${path} is not a git repository`);
-  }
+  // whether it is a repository shows with the first command run in it (one process fewer)
   return { dir: path, shown: path, name: repositoryName(path) };
 }
 
-/** The commit a branch, tag or commit names; one line naming the ref when it names none. */
-export async function resolveRef(repo: Repository, ref: string): Promise<string> {
+/** A commit, its committer date (ISO 8601, UTC), and the branch HEAD names when read as HEAD. */
+export interface Commit {
+  sha: string;
+  date: string;
+  branch: string | undefined;
+}
+
+/**
+ * The commit a branch, tag or commit names, with its date, in one git process; one line naming
+ * the ref when it names none, or the folder when it is not a repository.
+ */
+export async function resolveRef(repo: Repository, ref: string): Promise<Commit> {
   if (typeof ref !== 'string' || ref === '' || ref.startsWith('-')) {
     throw new GitSourceError(
       `ref must name a branch, a tag or a commit (got ${JSON.stringify(ref)})`,
     );
   }
+  let out: string;
   try {
-    return (
-      await git(
-        ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`],
-        repo.dir,
-      )
-    ).trim();
-  } catch {
+    const format = '--format=%H %cI %D';
+    out = await git(['log', '-1', format, '--end-of-options', `${ref}^{commit}`, '--'], repo.dir);
+  } catch (error) {
+    const message = (error as Error).message;
+    if (message.includes('git program')) throw error;
+    if (/not a git repository/i.test(message)) {
+      throw new GitSourceError(`${repo.shown} is not a git repository`);
+    }
     throw new GitSourceError(
       `unknown ref "${ref}" in ${repo.shown}: no branch, tag or commit of that name`,
     );
   }
+  const [sha, iso, ...names] = out.trim().split(' ');
+  // `HEAD -> main, tag: v1`: the branch HEAD is on, for links and the state's key
+  const branch = ref === 'HEAD' ? /HEAD -> ([^,\s]+)/.exec(names.join(' '))?.[1] : undefined;
+  return { sha: sha as string, date: new Date(iso as string).toISOString(), branch };
 }
 
-/** The default branch (HEAD) of the repository. */
-export async function headRef(repo: Repository): Promise<string> {
+/**
+ * Whether `older` is an ancestor of `newer` (`no` after history was rewritten), or is not in the
+ * repository at all (`missing`: a shallow clone, a collected force push), in one git process.
+ */
+export async function ancestry(
+  repo: Repository,
+  older: string,
+  newer: string,
+): Promise<'ancestor' | 'no' | 'missing'> {
   try {
-    return (await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], repo.dir)).trim();
-  } catch {
-    return 'HEAD';
+    await git(['merge-base', '--is-ancestor', older, newer], repo.dir);
+    return 'ancestor';
+  } catch (error) {
+    return (error as { exitCode?: unknown }).exitCode === 1 ? 'no' : 'missing';
   }
-}
-
-/** Whether the repository holds `commit` (a shallow clone or a collected force push may not). */
-export async function hasCommit(repo: Repository, commit: string): Promise<boolean> {
-  return git(['cat-file', '-e', `${commit}^{commit}`], repo.dir).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** Whether `older` is an ancestor of `newer` (false after history was rewritten). */
-export async function isAncestor(repo: Repository, older: string, newer: string): Promise<boolean> {
-  return git(['merge-base', '--is-ancestor', older, newer], repo.dir).then(
-    () => true,
-    () => false,
-  );
 }
 
 export async function isShallow(repo: Repository): Promise<boolean> {
   return (await git(['rev-parse', '--is-shallow-repository'], repo.dir)).trim() === 'true';
-}
-
-/** The committer date of a commit (ISO 8601). */
-export async function commitDate(repo: Repository, commit: string): Promise<string> {
-  const iso = (await git(['show', '-s', '--format=%cI', commit], repo.dir)).trim();
-  return new Date(iso).toISOString();
 }

@@ -10,7 +10,7 @@ import { failing, type ItemOptions, type SourceItem } from '../items.js';
 import type { RunOutcome, SourceStateStore } from '../source-state.js';
 import { createFilter } from '../walk.js';
 import { BlobReader } from './blobs.js';
-import { treeChanges } from './diff.js';
+import { type TreeChanges, treeChanges } from './diff.js';
 import { GitSourceError } from './errors.js';
 import {
   type FileContext,
@@ -22,8 +22,7 @@ import {
 } from './files.js';
 import { decideRun, type GitCommitState, type GitRun, readCommitState } from './incremental.js';
 import {
-  commitDate,
-  headRef,
+  type Commit,
   openRepository,
   type Repository,
   repositoryName,
@@ -114,46 +113,74 @@ export function gitSource(options: GitSourceOptions): GitSource {
   };
 
   /** The context of the files of one commit. */
-  const contextOf = async (r: Repository, commit: string, ref: string): Promise<FileContext> => {
+  const contextOf = (r: Repository, commit: Commit, ref: string): FileContext => {
     reader ??= new BlobReader(r);
     failures = { count: 0 };
     return {
       reader,
-      commit,
+      commit: commit.sha,
       ref,
       idPrefix,
       link,
-      updatedAt: await commitDate(r, commit),
+      updatedAt: commit.date,
       options: itemOptions,
       failures,
       stamp,
     };
   };
 
-  /** Decides the run: the ref's commit, and full or from the last stored commit. */
-  const decide = async (): Promise<{ r: Repository; decided: GitRun }> => {
+  /** The diff and the listing of an incremental run, asked for while its mode is decided. */
+  let ahead: { changes: Promise<TreeChanges>; ids: Promise<string[]> } | undefined;
+
+  /**
+   * Decides the run: the ref's commit, and full or from the last stored commit. The diff from
+   * that commit and the commit's listing (a sync's key set) are asked for meanwhile, each git
+   * process started at once rather than one after the other; a full run drops them.
+   */
+  const decide = async (): Promise<{ r: Repository; decided: GitRun; commit: Commit }> => {
     const r = await open();
-    const ref = options.ref ?? (await headRef(r));
-    const commit = await resolveRef(r, ref);
+    const commit = await resolveRef(r, options.ref ?? 'HEAD');
+    const ref = options.ref ?? commit.branch ?? 'HEAD';
     stateKey = `git:${r.shown}#${ref}@${idPrefix}`;
     const stored = options.state
       ? readCommitState(await options.state.stateOf(stateKey))
       : undefined;
-    const decided = await decideRun(r, ref, commit, stored, options.full === true);
+    ahead = undefined;
+    if (stored !== undefined && options.full !== true) {
+      ahead = {
+        changes:
+          stored.commit === commit.sha
+            ? Promise.resolve({ changed: [], removed: [] })
+            : treeChanges(r, stored.commit, commit.sha),
+        ids: presentOf(r, commit.sha),
+      };
+      // a run that turns out full never awaits them
+      ahead.changes.catch(() => undefined);
+      ahead.ids.catch(() => undefined);
+    }
+    const decided = await decideRun(r, ref, commit.sha, stored, options.full === true);
     if (decided.why) options.onWarning?.(r.shown, decided.why);
     run = decided;
-    return { r, decided };
+    return { r, decided, commit };
+  };
+
+  /** The ids of a commit's files that are documents (the same tests as the items'). */
+  const presentOf = async (r: Repository, commit: string): Promise<string[]> => {
+    const ids: string[] = [];
+    for await (const file of treeFiles(r, commit)) {
+      if (accept([file.path]) && ignoredReason(file.path) === undefined)
+        ids.push(idPrefix + file.path);
+    }
+    return ids;
   };
 
   /** The files the run reads: every file of the commit, or what changed since the last one. */
   async function* runFiles(r: Repository, decided: GitRun): AsyncGenerator<GitFile> {
-    if (decided.mode === 'full') {
+    if (decided.mode === 'full' || ahead === undefined) {
       yield* treeFiles(r, decided.commit);
       return;
     }
-    if (decided.from === decided.commit) return;
-    const changes = await treeChanges(r, decided.from as string, decided.commit);
-    yield* changes.changed;
+    yield* (await ahead.changes).changed;
   }
 
   return {
@@ -170,11 +197,11 @@ export function gitSource(options: GitSourceOptions): GitSource {
     },
     async check() {
       const r = await open();
-      return resolveRef(r, options.ref ?? (await headRef(r)));
+      return (await resolveRef(r, options.ref ?? 'HEAD')).sha;
     },
     async *[Symbol.asyncIterator]() {
-      const { r, decided } = await decide();
-      const context = await contextOf(r, decided.commit, decided.ref);
+      const { r, decided, commit } = await decide();
+      const context = contextOf(r, commit, decided.ref);
       for await (const file of runFiles(r, decided)) {
         if (!accept([file.path])) continue;
         const entry = gitEntry(file, context);
@@ -183,16 +210,10 @@ export function gitSource(options: GitSourceOptions): GitSource {
       }
     },
     presentIds() {
-      if (run?.mode !== 'incremental' || repo === undefined) return undefined;
-      const r = repo;
-      const commit = run.commit;
+      if (run?.mode !== 'incremental' || ahead === undefined) return undefined;
+      const ids = ahead.ids;
       return (async function* () {
-        for await (const file of treeFiles(r, commit)) {
-          // the same tests as the items': what is left out is never a document
-          if (accept([file.path]) && ignoredReason(file.path) === undefined) {
-            yield idPrefix + file.path;
-          }
-        }
+        yield* await ids;
       })();
     },
     async finish(outcome) {
@@ -214,7 +235,7 @@ export function gitSource(options: GitSourceOptions): GitSource {
     },
     async *fileItems(files, at) {
       const r = await open();
-      const context = await contextOf(r, at.commit, at.ref);
+      const context = contextOf(r, await resolveRef(r, at.commit), at.ref);
       for (const file of files) {
         const entry = gitEntry(file, context);
         // one item per file named: what cannot be read fails alone, with why
