@@ -46,7 +46,7 @@ export interface SqlSourceOptions extends SqlMapping {
   state?: SourceStateStore | undefined;
   /** Read every row, whatever cursor the state holds (the cursor is still moved on). */
   full?: boolean | undefined;
-  /** Rows fetched per round trip of the cursor (default 500): memory is about this many rows. */
+  /** Rows fetched per round trip of the cursor (default 1,000): memory is about this many rows. */
   batchSize?: number | undefined;
   /**
    * Hears why a run reads every row when it could have read only what changed (`ref`: the
@@ -95,7 +95,7 @@ export interface SqlSource extends AsyncIterable<SourceItem> {
   rangeItems(range: SqlRangeRequest): AsyncGenerator<SourceItem>;
 }
 
-const DEFAULT_BATCH = 500;
+const DEFAULT_BATCH = 1_000;
 
 /** A session on the connection's database, through its driver. */
 export function openSession(connection: SqlConnection): Promise<SqlSession> {
