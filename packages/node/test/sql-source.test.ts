@@ -137,6 +137,16 @@ for (const dialect of ['postgres', 'mysql'] as Dialect[]) {
       });
     });
 
+    it('connects by each scheme of its database', async () => {
+      await db.sql(createTickets(dialect, tickets(1)));
+      const schemes =
+        dialect === 'postgres' ? ['postgres:', 'postgresql:'] : ['mysql:', 'mariadb:'];
+      for (const scheme of schemes) {
+        const url = db.url.replace(/^[a-z]+:/, scheme);
+        expect(await source({ connection: url }).check()).toContain('updated_at');
+      }
+    });
+
     it('checks the mapping against the query before anything is sent', async () => {
       await db.sql(createTickets(dialect, tickets(2)));
       const before = emulator.stats().ingestion.requests;

@@ -16,7 +16,8 @@ export async function openMysql(connection: SqlConnection): Promise<SqlSession> 
     throw connectFailure(connection, error);
   });
   const conn = mysql.createConnection({
-    uri: connection.secret,
+    // mariadb:// is this source's alias of mysql://, which the driver reads
+    uri: connection.secret.replace(/^mariadb:/i, 'mysql:'),
     dateStrings: true,
     supportBigNumbers: true,
     bigNumberStrings: true,
