@@ -89,7 +89,8 @@ export interface WorkerProgress extends WorkerCounts {
 export type WorkerStopReason =
   | EngineStop
   | { reason: 'root'; message: string }
-  | { reason: 'connection'; message: string };
+  // no `error`: the worker's set-up, not the server, stopped it (read like the engine's stops)
+  | { reason: 'connection'; message: string; error?: undefined };
 
 export interface WorkerSummary extends WorkerProgress {
   /** Set when the worker stopped by itself. */
