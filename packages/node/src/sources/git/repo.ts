@@ -58,6 +58,11 @@ export async function openRepository(
         ['fetch', '--quiet', '--prune', '--tags', '--', repository, '+refs/heads/*:refs/heads/*'],
         dir,
       );
+      // the cache's HEAD follows the remote's default branch (a run without a ref reads it)
+      const head = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(
+        await git(['ls-remote', '--symref', '--', repository, 'HEAD'], dir),
+      );
+      if (head?.[1]) await git(['symbolic-ref', 'HEAD', head[1]], dir);
     } catch (error) {
       throw new GitSourceError(`cannot fetch ${shown}: ${(error as Error).message}`);
     }
