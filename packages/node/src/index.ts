@@ -1,6 +1,6 @@
 /**
  * @kis/node: kis under Node, on `@kis/client`: sources of documents (folders, with text
- * extraction; JSONL files), the resumable file journal, `sync` of a pair with a source, and
+ * extraction; JSONL files; SQL queries; git repositories), the resumable file journal, `sync` of a pair with a source, and
  * declarative set-up (`plan`/`apply` of what `kis.yaml` holds). Extraction libraries are optional
  * peers: a missing one fails the files that need it, with the package to install.
  */
@@ -10,6 +10,11 @@ import type { UploadFile } from '@kis/client';
 import { contentTypeOf } from '@kis/rules';
 
 export { apply } from './declarative/apply.js';
+export {
+  type DeclaredSource,
+  type DocumentSourceOptions,
+  documentSource,
+} from './declarative/documents.js';
 export { plan } from './declarative/plan.js';
 export type {
   AppliedChange,
@@ -18,6 +23,9 @@ export type {
   ApplyResult,
   DesiredConnector,
   DesiredCredential,
+  DesiredDocuments,
+  DesiredGitDocuments,
+  DesiredSqlDocuments,
   DesiredState,
   FieldChange,
   PlanAction,
@@ -52,13 +60,36 @@ export {
   SameNameError,
 } from './sources/folder.js';
 export { fsReason, oneLine } from './sources/fs-reason.js';
+export { GitSourceError } from './sources/git/errors.js';
+export type { GitFile } from './sources/git/files.js';
+export type { GitCommitState, GitRun } from './sources/git/incremental.js';
+export { isGitLocation, parseGitLocation } from './sources/git/location.js';
+export { type GitSource, type GitSourceOptions, gitSource } from './sources/git/source.js';
 export { type ItemOptions, loadFailure, type SourceItem } from './sources/items.js';
 export { describeJsonType, isPlainObject, lineColumn, parseJsonText } from './sources/json-text.js';
 export { countJsonlLines, type JsonlSourceOptions, jsonlSource } from './sources/jsonl.js';
 export { OPTIONAL_PACKAGES } from './sources/optional-import.js';
+export type {
+  RunOutcome,
+  SourceState,
+  SourceStateStore,
+  StateValue,
+} from './sources/source-state.js';
+export { describeSqlConnection, type SqlDialect } from './sources/sql/connection.js';
+export { SqlSourceError } from './sources/sql/errors.js';
+export type { SqlCursorState, SqlWindow } from './sources/sql/incremental.js';
+export type { SqlKey, SqlKeyRange } from './sources/sql/keys.js';
+export type { SqlMapping } from './sources/sql/mapping.js';
+export {
+  type SqlRangeRequest,
+  type SqlSource,
+  type SqlSourceOptions,
+  sqlSource,
+} from './sources/sql/source.js';
 export { fileKey } from './sources/walk.js';
 export { sync } from './sync/index.js';
 export type {
+  IncrementalSource,
   SyncAction,
   SyncItem,
   SyncJournal,

@@ -78,9 +78,10 @@ describe('optionalImport', () => {
 
 describe('the declared optional packages', () => {
   it('are pinned at the versions package.json installs', async () => {
-    // every kind's module declares its packages when loaded (fresh modules: no test's packages)
+    // every kind's module and each SQL driver declares its packages when loaded (fresh modules)
     vi.resetModules();
     await import('../src/sources/extract.js');
+    await import('../src/sources/sql/source.js');
     const { OPTIONAL_PACKAGES } = await import('../src/sources/optional-import.js');
     const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
     expect(Object.fromEntries(OPTIONAL_PACKAGES)).toEqual(
@@ -97,6 +98,9 @@ describe('the declared optional packages', () => {
       'mdast-util-from-markdown',
       'mdast-util-mdx',
       'micromark-extension-mdxjs',
+      'mysql2',
+      'pg',
+      'pg-cursor',
       'postal-mime',
       'saxes',
       'unpdf',
@@ -130,5 +134,35 @@ describe('a missing extraction library', () => {
       /^cannot read letter\.docx: install the optional package "mammoth" \(npm i mammoth@1\.13\.0\)$/,
     );
     expect(await extractFile(txt)).toMatchObject({ sections: [{ text: 'Body' }] });
+  });
+});
+
+describe('a missing SQL driver', () => {
+  afterAll(() => {
+    vi.doUnmock('pg');
+    vi.doUnmock('mysql2');
+    vi.resetModules();
+  });
+
+  it('is one line naming the database (no password) and what to install', async () => {
+    vi.resetModules();
+    vi.doMock('pg', () => {
+      throw notFound('pg');
+    });
+    vi.doMock('mysql2', () => {
+      throw notFound('mysql2');
+    });
+    const { sqlSource } = await import('../src/sources/sql/source.js');
+    const mapping = { table: 't', id: 'id', text: 'body' };
+    await expect(
+      sqlSource({ ...mapping, connection: 'postgres://kis:secret-pw@127.0.0.1:1/crm' }).check(),
+    ).rejects.toThrow(
+      /^cannot connect to postgres:\/\/kis@127\.0\.0\.1:1\/crm: install the optional packages "pg" and "pg-cursor" \(npm i pg@8\.23\.1 pg-cursor@2\.22\.0\)$/,
+    );
+    await expect(
+      sqlSource({ ...mapping, connection: 'mysql://kis:secret-pw@127.0.0.1:1/crm' }).check(),
+    ).rejects.toThrow(
+      /^cannot connect to mysql:\/\/kis@127\.0\.0\.1:1\/crm: install the optional package "mysql2" \(npm i mysql2@3\.24\.5\)$/,
+    );
   });
 });

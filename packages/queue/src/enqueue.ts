@@ -25,12 +25,14 @@ import {
   documentBatches,
 } from './plan/documents.js';
 import { checkRoot, type FilesSource, fileBatches, type SelectableFile } from './plan/files.js';
+import { checkGitSource, type GitQueueSource, gitJobs } from './plan/git.js';
 import { jsonlRanges } from './plan/jsonl-ranges.js';
+import { checkSqlSource, type SqlQueueSource, sqlJobs } from './plan/sql.js';
 import { checkRunId, newRunId } from './run-id.js';
 import { type RunSourceDescription, RunStore } from './run-store.js';
 import { sleep } from './sleep.js';
 
-export type { DocumentsSource, FilesSource, SelectableFile };
+export type { DocumentsSource, FilesSource, GitQueueSource, SelectableFile, SqlQueueSource };
 
 /** A JSONL file of documents (or ingestion requests) that every worker can read. */
 export interface JsonlSource {
@@ -46,7 +48,12 @@ export interface JsonlSource {
   name?: string | undefined;
 }
 
-export type QueueSource = FilesSource | JsonlSource | DocumentsSource;
+export type QueueSource =
+  | FilesSource
+  | JsonlSource
+  | DocumentsSource
+  | SqlQueueSource
+  | GitQueueSource;
 
 export interface EnqueueOptions extends QueueTarget {
   /** The run's id (default: a new one such as `r20250102T030405-1a2b3c`). */
@@ -121,7 +128,7 @@ function positiveInt(value: number | undefined, field: string): number | undefin
 function checkSource(source: QueueSource): void {
   if (source === null || typeof source !== 'object') {
     throw new QueueUsageError(
-      'source must be { kind: "files", root }, { kind: "jsonl", file } or { kind: "documents", documents }',
+      'source must be { kind: "files", root }, { kind: "jsonl", file }, { kind: "documents", documents }, { kind: "sql", source, connection } or { kind: "git", source, root }',
     );
   }
   if (source.kind === 'jsonl') {
@@ -136,6 +143,8 @@ function checkSource(source: QueueSource): void {
     }
     if (!isFile) throw new QueueUsageError(`source.file ${source.file}: not a file`);
   } else if (source.kind === 'files') checkRoot(source.root, 'source.root');
+  else if (source.kind === 'sql') checkSqlSource(source);
+  else if (source.kind === 'git') checkGitSource(source);
   else if (source.kind === 'documents') {
     const docs = source.documents as unknown as Record<symbol, unknown> | null;
     if (
@@ -148,7 +157,7 @@ function checkSource(source: QueueSource): void {
     }
   } else {
     throw new QueueUsageError(
-      `source.kind must be "files", "jsonl" or "documents" (got ${JSON.stringify((source as { kind?: unknown }).kind)})`,
+      `source.kind must be "files", "jsonl", "documents", "sql" or "git" (got ${JSON.stringify((source as { kind?: unknown }).kind)})`,
     );
   }
 }
@@ -188,6 +197,10 @@ async function* plannedJobs(
         },
       };
     }
+  } else if (source.kind === 'sql') {
+    for await (const data of sqlJobs(source, batchSize)) yield { data };
+  } else if (source.kind === 'git') {
+    for await (const data of gitJobs(source, batchSize)) yield { data };
   } else if (source.kind === 'jsonl') {
     const file = jsonlFileRef(source);
     const name = source.name ?? source.file;
@@ -215,6 +228,12 @@ function describeSource(source: QueueSource): RunSourceDescription {
       file: resolve(source.file),
       ...(source.root ? { root: resolve(source.root) } : {}),
     };
+  }
+  if (source.kind === 'sql') {
+    return { kind: 'sql', database: source.source.connection, connection: source.connection };
+  }
+  if (source.kind === 'git') {
+    return { kind: 'git', repository: source.source.repository, root: resolve(source.root) };
   }
   return { kind: 'documents' };
 }
@@ -258,7 +277,7 @@ export async function enqueue(
         `cannot reach Redis at ${describeConnection(options.connection)}: ${(error as Error).message}`,
       );
     });
-    const hasFiles = all.some((s) => s.kind === 'files');
+    const hasFiles = all.some((s) => s.kind === 'files' || s.kind === 'git');
     const batchSize = askedBatch ?? (hasFiles ? 10 : 50);
     const acks = options.acknowledgements === true;
     await store.createRun({

@@ -32,12 +32,14 @@ export {
   type EnqueueResult,
   enqueue,
   type FilesSource,
+  type GitQueueSource,
   type JsonlSource,
   type QueueSource,
   type SelectableFile,
+  type SqlQueueSource,
 } from './enqueue.js';
 export { QueueUsageError } from './errors.js';
-export type { JobData } from './job-data.js';
+export type { GitJob, JobData, SqlJob } from './job-data.js';
 export { type LimitsInForce, parseRate, type QueueLimits, setQueueLimits } from './limits.js';
 export type { DocumentFailure, RunSourceDescription, WorkerStop } from './run-store.js';
 export {

@@ -4,6 +4,7 @@
  * documents from ordinal `start`, and the run's state records each ordinal stored or failed.
  */
 import type { IngestionDocumentInput } from '@kis/client';
+import type { SqlKey, SqlMapping } from '@kis/node';
 
 /** How documents are built from what a job names (the same options as local runs). */
 export interface JobItemOptions {
@@ -13,15 +14,19 @@ export interface JobItemOptions {
   idPrefix?: string | undefined;
 }
 
-/** The version of the shape jobs are added with; workers read it and the one before. */
-export const JOB_VERSION = 2;
+/** The version of the shape jobs are added with; workers read it and the ones before. */
+export const JOB_VERSION = 3;
+
+/** The versions this worker reads. */
+const READ_VERSIONS: readonly unknown[] = [1, 2, 3];
 
 interface JobBase {
   /**
    * Version of this shape. 2 added `dir`, `keyPrefix` and `acks` (a worker that reads only 1
-   * would give files other ids, so it refuses the job instead).
+   * would give files other ids, so it refuses the job instead); 3 added the `sql` and `git`
+   * kinds (a worker that reads only 2 refuses them, and every job of a producer that writes 3).
    */
-  v: 1 | 2;
+  v: 1 | 2 | 3;
   /** The run (one enqueue) the job belongs to. */
   run: string;
   /** The job's place in its run (0, 1, ...). */
@@ -75,7 +80,42 @@ export interface DocumentsJob extends JobBase {
   documents: PayloadDocument[];
 }
 
-export type JobData = FilesJob | JsonlJob | DocumentsJob;
+/**
+ * Rows of an SQL query in a key range: the worker runs the bounded query itself. The job names the
+ * connection by a name each worker maps to its own connection string (`connections`): no
+ * connection string, password or row travels through Redis.
+ */
+export interface SqlJob extends JobBase {
+  kind: 'sql';
+  /** The name of the connection in the worker's `connections`. */
+  connection: string;
+  /** The database as the producer saw it, without password (for messages). */
+  database: string;
+  mapping: SqlMapping;
+  /** Keys after this one (exclusive; null: from the first) up to `upTo` (inclusive). */
+  after: SqlKey | null;
+  upTo: SqlKey;
+  /** The run's cursor: rows whose update time reached it only (an incremental run). */
+  since?: SqlKey | null | undefined;
+}
+
+/** Files of one commit of a repository under the root, by path and blob id. */
+export interface GitJob extends JobBase {
+  kind: 'git';
+  /** The repository: relative to the worker's root (`/`-separated; `.` for the root itself). */
+  repo: string;
+  commit: string;
+  /** The ref the commit was named by (links use it). */
+  ref: string;
+  /** Put before each path to make its id (as the producer's local run). */
+  idPrefix: string;
+  /** The link template of each section, and the documents' `source` (the git source's). */
+  link?: string | undefined;
+  source?: string | undefined;
+  files: { path: string; blob: string; size?: number | undefined }[];
+}
+
+export type JobData = FilesJob | JsonlJob | DocumentsJob | SqlJob | GitJob;
 
 /** A job's id: its run and place, so the jobs of a run are found and never added twice. */
 export function jobIdOf(run: string, seq: number): string {
@@ -90,13 +130,14 @@ export function runOfJobId(jobId: string | undefined): string | undefined {
 }
 
 const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+const isKey = (k: unknown): k is SqlKey => typeof k === 'string' || typeof k === 'number';
 
 /** Checks a job's data before a worker acts on it; the reason when it is not this shape. */
 export function jobDataProblem(data: unknown): string | undefined {
   if (data === null || typeof data !== 'object') return 'job data is not an object';
   const d = data as Partial<JobData> & Record<string, unknown>;
-  if (d.v !== 1 && d.v !== 2) {
-    return `job data version ${JSON.stringify(d.v)} is not one this worker reads (1 or 2): upgrade the worker`;
+  if (!READ_VERSIONS.includes(d.v)) {
+    return `job data version ${JSON.stringify(d.v)} is not one this worker reads (1, 2 or 3): upgrade the worker`;
   }
   if (typeof d.run !== 'string' || d.run === '') return 'job data has no run id';
   if (!isCount(d.seq) || !isCount(d.start) || !isCount(d.count) || d.count === 0) {
@@ -125,6 +166,26 @@ export function jobDataProblem(data: unknown): string | undefined {
       return Array.isArray(d.documents) && d.documents.length === d.count
         ? undefined
         : 'documents job must carry `count` documents';
+    case 'sql':
+      return typeof d.connection === 'string' &&
+        d.connection !== '' &&
+        typeof d.database === 'string' &&
+        d.mapping !== null &&
+        typeof d.mapping === 'object' &&
+        isKey(d.upTo) &&
+        (d.after === null || isKey(d.after))
+        ? undefined
+        : 'sql job must give connection, database, mapping and a key range (after, upTo)';
+    case 'git':
+      return typeof d.repo === 'string' &&
+        typeof d.commit === 'string' &&
+        typeof d.ref === 'string' &&
+        typeof d.idPrefix === 'string' &&
+        Array.isArray(d.files) &&
+        d.files.length === d.count &&
+        d.files.every((f) => typeof f?.path === 'string' && typeof f?.blob === 'string')
+        ? undefined
+        : 'git job must give repo, commit, ref, idPrefix and `count` files';
     default:
       return `unknown job kind ${JSON.stringify(d.kind)}`;
   }

@@ -152,10 +152,15 @@ interface StoreCommands {
 
 /** One source of a run: `files`, `jsonl` or `documents`, and from where. */
 export interface RunSourceDescription {
-  kind: 'files' | 'jsonl' | 'documents';
+  kind: 'files' | 'jsonl' | 'documents' | 'sql' | 'git';
   root?: string;
   file?: string;
   paths?: string[];
+  /** An SQL source's database (without password) and the connection name workers hold. */
+  database?: string;
+  connection?: string;
+  /** A git source's repository (its path, or URL without credentials). */
+  repository?: string;
 }
 
 /** A run as it was enqueued (counters aside). */

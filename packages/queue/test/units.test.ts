@@ -6,7 +6,7 @@ import { jobDataProblem, jobIdOf, runOfJobId } from '../src/job-data.js';
 import { parseRate } from '../src/limits.js';
 import { jsonlRanges } from '../src/plan/jsonl-ranges.js';
 import { OverloadWatch } from '../src/worker/overload.js';
-import { rootMisfit } from '../src/worker/root-fit.js';
+import { connectionMisfit, rootMisfit } from '../src/worker/root-fit.js';
 import { tempDir } from './helpers.js';
 
 const tmp = tempDir('units');
@@ -78,6 +78,36 @@ describe('root fit', () => {
     const jsonl = { ...base, kind: 'jsonl' as const, file: 'top.jsonl', name: 'top.jsonl' };
     expect(rootMisfit({ ...jsonl, offset: 0, length: 3, line: 1 }, root)).toBeUndefined();
     expect(rootMisfit({ ...base, kind: 'documents', documents: [] }, root)).toBeUndefined();
+    const git = {
+      ...base,
+      v: 3 as const,
+      kind: 'git' as const,
+      commit: 'c',
+      ref: 'main',
+      idPrefix: 'x/',
+      files: [],
+    };
+    expect(rootMisfit({ ...git, repo: 'docs' }, root)).toBeUndefined();
+    expect(rootMisfit({ ...git, repo: 'handbook' }, root)).toBe(
+      `root ${root} does not hold the repository handbook, which run r1 reads`,
+    );
+  });
+
+  it('names an SQL connection the worker does not hold, never its string', () => {
+    const sql = {
+      ...base,
+      v: 3 as const,
+      kind: 'sql' as const,
+      connection: 'crm',
+      database: 'postgres://kis@db:5432/crm',
+      mapping: { id: 'id', text: 'body' },
+      after: null,
+      upTo: 2,
+    };
+    expect(connectionMisfit(sql, { crm: 'postgres://kis:pw@db/crm' })).toBeUndefined();
+    expect(connectionMisfit(sql, { erp: 'postgres://kis:pw@db/erp' })).toBe(
+      'this worker holds no connection "crm" (postgres://kis@db:5432/crm), which run r1 reads; it holds "erp": start it with connections: { crm: <connection string> }',
+    );
   });
 
   it('names a root that holds none of the files nor their folders', () => {
@@ -127,8 +157,8 @@ describe('job data and names', () => {
 
   it('says what is wrong with job data', () => {
     expect(jobDataProblem(null)).toBe('job data is not an object');
-    expect(jobDataProblem({ v: 3 })).toBe(
-      'job data version 3 is not one this worker reads (1 or 2): upgrade the worker',
+    expect(jobDataProblem({ v: 4 })).toBe(
+      'job data version 4 is not one this worker reads (1, 2 or 3): upgrade the worker',
     );
     const base = { v: 1, run: 'r', seq: 0, start: 0, count: 1 };
     expect(jobDataProblem({ ...base, kind: 'files', paths: ['a.md'] })).toBeUndefined();
@@ -142,6 +172,32 @@ describe('job data and names', () => {
       'files job must list `count` paths',
     );
     expect(jobDataProblem({ ...base, kind: 'zip' })).toBe('unknown job kind "zip"');
+    const sql = {
+      ...base,
+      v: 3,
+      kind: 'sql',
+      connection: 'crm',
+      database: 'postgres://kis@db/crm',
+    };
+    expect(
+      jobDataProblem({ ...sql, mapping: { id: 'id', text: 'body' }, after: null, upTo: 10 }),
+    ).toBeUndefined();
+    expect(jobDataProblem({ ...sql, mapping: {}, after: null })).toBe(
+      'sql job must give connection, database, mapping and a key range (after, upTo)',
+    );
+    const git = {
+      ...base,
+      v: 3,
+      kind: 'git',
+      repo: 'handbook',
+      commit: 'c',
+      ref: 'main',
+      idPrefix: 'handbook/',
+    };
+    expect(jobDataProblem({ ...git, files: [{ path: 'a.md', blob: 'b' }] })).toBeUndefined();
+    expect(jobDataProblem({ ...git, files: [] })).toBe(
+      'git job must give repo, commit, ref, idPrefix and `count` files',
+    );
   });
 
   it('checks Redis URLs and never shows their password', () => {

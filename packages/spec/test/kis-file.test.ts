@@ -81,4 +81,39 @@ describe('kis-file.schema.json', () => {
     expect(schema.$defs.InputType.enum).toContain('poll');
     expect(schema.$defs.AccessType.enum).toContain('private');
   });
+
+  it("declares a pair's documents: an SQL query by an environment reference, or a git repository", () => {
+    const sql = {
+      name: 'CRM tickets',
+      source: 'ingestion_api',
+      documents: {
+        sql: {
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the file's reference syntax
+          connection: '${CRM_DATABASE_URL}',
+          query: 'SELECT * FROM tickets',
+          id: 'id',
+          title: 'subject',
+          text: ['body', 'notes'],
+          metadata: ['status'],
+          updated_at: 'updated_at',
+          link: 'https://crm.example.com/ticket/{id}',
+          id_prefix: 'crm/',
+        },
+      },
+    };
+    const git = {
+      name: 'Handbook',
+      source: 'file',
+      documents: { git: { repository: 'https://git.example.com/acme/handbook.git', ref: 'main' } },
+    };
+    expect(errorsOf({ connectors: [sql, git] })).toEqual([]);
+    const literal = { ...sql.documents.sql, connection: 'postgres://kis:pw@db/crm' };
+    expect(errorsOf({ connectors: [{ ...sql, documents: { sql: literal } }] })).toContainEqual(
+      expect.stringMatching(/^\/connectors\/0\/documents\/sql\/connection pattern/),
+    );
+    const both = { ...sql, documents: { ...sql.documents, ...git.documents } };
+    expect(errorsOf({ connectors: [both] })).toContainEqual(
+      expect.stringMatching(/^\/connectors\/0\/documents maxProperties/),
+    );
+  });
 });

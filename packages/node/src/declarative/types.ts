@@ -43,6 +43,48 @@ export interface DesiredConnector {
   pair_name?: string | undefined;
   /** User groups of a private pair. */
   groups?: number[] | undefined;
+  /**
+   * What kis itself sends into the pair (a sync, not the server's connector): the rows of an SQL
+   * query or the files of a git repository. Not compared with the server: `plan` leaves it out.
+   */
+  documents?: DesiredDocuments | undefined;
+}
+
+/** A pair's documents: one of `sql` or `git` (`documents` of a connector in `kis.yaml`). */
+export interface DesiredDocuments {
+  sql?: DesiredSqlDocuments | undefined;
+  git?: DesiredGitDocuments | undefined;
+}
+
+/** Rows of a query or table, by the mapping of `sqlSource` (snake_case as in the file). */
+export interface DesiredSqlDocuments {
+  /**
+   * `${NAME}`: the environment variable holding the connection string, resolved when the source
+   * is opened ({@link documentSource}); a connection string without a password is taken as is.
+   * A file never holds a password.
+   */
+  connection: string;
+  query?: string | undefined;
+  table?: string | undefined;
+  id: string;
+  title?: string | undefined;
+  text: string | string[];
+  heading?: string | undefined;
+  metadata?: string[] | undefined;
+  updated_at?: string | undefined;
+  link?: string | undefined;
+  id_prefix?: string | undefined;
+}
+
+/** Files of a repository, by the options of `gitSource` (snake_case as in the file). */
+export interface DesiredGitDocuments {
+  /** A path (relative to the file), a `file://` URL, or an `https://`/`ssh://` URL. */
+  repository: string;
+  ref?: string | undefined;
+  link?: string | undefined;
+  id_prefix?: string | undefined;
+  include?: string[] | undefined;
+  exclude?: string[] | undefined;
 }
 
 /** What the server should hold. */

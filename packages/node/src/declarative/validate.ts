@@ -26,7 +26,23 @@ export const ENTRY_KEYS = {
     'credential',
     'pair_name',
     'groups',
+    'documents',
   ],
+  documents: ['sql', 'git'],
+  sql: [
+    'connection',
+    'query',
+    'table',
+    'id',
+    'title',
+    'text',
+    'heading',
+    'metadata',
+    'updated_at',
+    'link',
+    'id_prefix',
+  ],
+  git: ['repository', 'ref', 'link', 'id_prefix', 'include', 'exclude'],
 } as const;
 
 type Obj = Record<string, unknown>;
@@ -199,6 +215,7 @@ async function checkConnector(
   );
   checkType(c, entry, value, 'pair_name', isText, 'a non-empty string');
   checkType(c, entry, value, 'groups', isIntList, 'a list of group ids');
+  if (value.documents !== undefined) checkDocuments(c, entry, value.documents);
   const source = typeof value.source === 'string' ? value.source : undefined;
   const config = value.config ?? {};
   if (!isObject(config))
@@ -241,6 +258,91 @@ async function checkConnector(
       'enum',
     );
   }
+}
+
+const isTextList = (v: unknown) => Array.isArray(v) && v.every(isText);
+/** How a reference to the connection string's variable is written (in messages). */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the file's reference syntax
+const REFERENCE_EXAMPLE = '${CRM_DATABASE_URL}';
+/** A `${NAME}` reference to an environment variable. */
+export const ENV_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/** A pair's documents: one of `sql` or `git`, each with its keys; no password written out. */
+function checkDocuments(c: Collector, entry: string, documents: unknown): void {
+  if (!isObject(documents)) {
+    c.add(entry, 'documents', 'must be an object: { sql: {…} } or { git: {…} }');
+    return;
+  }
+  unknownKeys(c, entry, documents, ENTRY_KEYS.documents);
+  const kinds = Object.keys(documents).filter((k) => k === 'sql' || k === 'git');
+  if (kinds.length !== 1) {
+    c.add(entry, 'documents', 'must hold one of sql or git', 'oneOf');
+    return;
+  }
+  const kind = kinds[0] as 'sql' | 'git';
+  const spec = documents[kind];
+  const at = `documents.${kind}`;
+  if (!isObject(spec)) {
+    c.add(entry, at, 'must be an object');
+    return;
+  }
+  for (const key of Object.keys(spec)) {
+    const keys: readonly string[] = ENTRY_KEYS[kind];
+    if (keys.includes(key)) continue;
+    const close = closeValues(key, keys);
+    const hint = close.length > 0 ? ` (did you mean ${close.join(', ')}?)` : '';
+    c.add(
+      entry,
+      `${at}.${key}`,
+      `is not a key of ${at}${hint}; keys: ${keys.join(', ')}`,
+      'additionalProperties',
+    );
+  }
+  const need = (key: string, ok: (v: unknown) => boolean, what: string) => {
+    if (spec[key] === undefined) c.add(entry, `${at}.${key}`, `is required: ${what}`, 'required');
+    else if (!ok(spec[key])) c.add(entry, `${at}.${key}`, `must be ${what}`);
+  };
+  const may = (key: string, ok: (v: unknown) => boolean, what: string) => {
+    if (spec[key] !== undefined && !ok(spec[key])) c.add(entry, `${at}.${key}`, `must be ${what}`);
+  };
+  if (kind === 'git') {
+    need('repository', isText, 'a path, a file:// URL, or an https:// or ssh:// URL');
+    for (const key of ['ref', 'link', 'id_prefix'])
+      may(key, (v) => typeof v === 'string', 'a string');
+    for (const key of ['include', 'exclude']) may(key, isTextList, 'a list of globs');
+    return;
+  }
+  need(
+    'connection',
+    isText,
+    `a reference to the environment variable of the connection string, e.g. ${REFERENCE_EXAMPLE}`,
+  );
+  const connection = spec.connection;
+  if (
+    typeof connection === 'string' &&
+    !ENV_REFERENCE.test(connection) &&
+    /:\/\/[^/@]*:[^/@]*@/.test(connection)
+  ) {
+    c.add(
+      entry,
+      `${at}.connection`,
+      `holds a password: write a reference to an environment variable instead, e.g. ${REFERENCE_EXAMPLE}`,
+      'pattern',
+    );
+  }
+  need('id', isText, 'the column of the document ids');
+  need(
+    'text',
+    (v) => isText(v) || (isTextList(v) && (v as unknown[]).length > 0),
+    'a column, or a list of columns',
+  );
+  if ((spec.query === undefined) === (spec.table === undefined)) {
+    c.add(entry, `${at}.query`, 'give a query or a table (one of them)', 'oneOf');
+  }
+  for (const key of ['query', 'table', 'title', 'heading', 'updated_at'])
+    may(key, isText, 'a non-empty string');
+  for (const key of ['link', 'id_prefix']) may(key, (v) => typeof v === 'string', 'a string');
+  may('metadata', isTextList, 'a list of columns');
 }
 
 /** Every problem of `state` (empty when it can be planned). */

@@ -4,7 +4,9 @@
  * Format: a header line `{"kis":"ingest-journal","v":1}`, then one line per acknowledged document:
  * `{"id":"…","hash":"…","status":"created","ccPairId":3,"at":"2024-…Z"}` (with `"fp":"…"` when
  * the item had a fingerprint), and one per image uploaded for a document:
- * `{"upload":"<sha256>","fileId":"…","name":"a.png"}`. Append-only; the last line for an id wins.
+ * `{"upload":"<sha256>","fileId":"…","name":"a.png"}`, and a source's state for its next run (an SQL
+ * source's cursor, a git source's last commit): `{"state":"<key>","value":{…},"at":"…"}`.
+ * Append-only; the last line for an id (or a state's key) wins.
  * Each acknowledgement is appended with one `write` to a file opened with O_APPEND before the
  * document counts as done, so a process killed at any moment (SIGKILL) keeps every acknowledgement
  * it counted; `fsync: true` also survives power loss. A torn last line (power loss mid-write) is
@@ -27,6 +29,7 @@ import {
   writeSync,
 } from 'node:fs';
 import type { IngestJournal, JournalEntry, UploadEntry } from '@kis/client';
+import type { SourceState, SourceStateStore } from '../sources/source-state.js';
 import { AckIndex } from './ack-index.js';
 import { eachLine } from './line-reader.js';
 import { JOURNAL_HEADER, type JournalLine, readJournalLine } from './lines.js';
@@ -36,11 +39,13 @@ export interface FileJournalOptions {
   fsync?: boolean | undefined;
 }
 
-export class FileJournal implements IngestJournal {
+export class FileJournal implements IngestJournal, SourceStateStore {
   readonly path: string;
   private fd: number | undefined;
   private readonly acked = new AckIndex();
   private readonly uploads = new Map<string, string>();
+  /** Each source's last state, by key: a handful of small records. */
+  private readonly states = new Map<string, unknown>();
   private readonly fsync: boolean;
   /** True when a torn last line was cut off on open. */
   readonly repaired: boolean;
@@ -108,6 +113,7 @@ export class FileJournal implements IngestJournal {
   private apply(line: JournalLine): void {
     if (line.kind === 'ack') this.acked.set(line.id, line.hash, line.fingerprint);
     else if (line.kind === 'upload') this.uploads.set(line.sha256, line.fileId);
+    else if (line.kind === 'state') this.states.set(line.key, line.value);
   }
 
   private append(fd: number, line: string): void {
@@ -161,6 +167,18 @@ export class FileJournal implements IngestJournal {
     this.append(this.openFd(), `${line}\n`);
     // kept: a plan and its run share an image's upload, and a run uploads a content once
     this.uploads.set(entry.sha256, entry.fileId);
+  }
+
+  /** The state a source last recorded under `key` (what was written since open needs `refresh`). */
+  stateOf(key: string): unknown {
+    return this.states.get(key);
+  }
+
+  /** Records a source's state for its next run; the file holds no secret, nor does the state. */
+  recordState(key: string, value: SourceState): void {
+    const line = JSON.stringify({ state: key, value, at: new Date().toISOString() });
+    this.append(this.openFd(), `${line}\n`);
+    this.states.set(key, value);
   }
 
   close(): void {

@@ -6,6 +6,7 @@ export type JournalLine =
   | { kind: 'header' }
   | { kind: 'ack'; id: string; hash: string; fingerprint: string | undefined }
   | { kind: 'upload'; sha256: string; fileId: string }
+  | { kind: 'state'; key: string; value: unknown }
   | { kind: 'blank' };
 
 /**
@@ -49,6 +50,9 @@ export function readJournalLine(line: string, number: number, path: string): Jou
   }
   if (typeof entry.upload === 'string' && typeof entry.fileId === 'string') {
     return { kind: 'upload', sha256: entry.upload, fileId: entry.fileId };
+  }
+  if (typeof entry.state === 'string' && 'value' in entry) {
+    return { kind: 'state', key: entry.state, value: entry.value };
   }
   return { kind: 'blank' };
 }

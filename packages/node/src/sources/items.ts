@@ -8,7 +8,13 @@ import { statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { IngestItem, IngestionDocumentInput, IngestTools } from '@kis/client';
 import { hash64 } from '../journal/string-hash.js';
-import { type ExtractedSection, extractFile, kindOf, SUPPORTED_EXTENSIONS } from './extract.js';
+import {
+  type Extracted,
+  type ExtractedSection,
+  extractFile,
+  kindOf,
+  SUPPORTED_EXTENSIONS,
+} from './extract.js';
 import { oneLine } from './fs-reason.js';
 import { describeJsonType, isPlainObject } from './json-text.js';
 import type { FoundFile } from './walk.js';
@@ -134,7 +140,7 @@ function fileFingerprint(path: string, source: string | undefined): string | und
  * 2: HTML headings keep their case. 3: Markdown front matter read as title and metadata. 4: MDX
  * pages strict MDX refuses read leniently.
  */
-const EXTRACTION_VERSION = 4;
+export const EXTRACTION_VERSION = 4;
 
 /** Reads and extracts one file (uploading it when it is an image) into its document. */
 async function fileDocument(
@@ -145,19 +151,53 @@ async function fileDocument(
   options: ItemOptions,
 ): Promise<IngestionDocumentInput> {
   const extracted = await extractFile(path, { maxFileBytes: options.maxFileBytes });
-  const name = basename(path);
+  return extractedDocument(extracted, {
+    name: basename(path),
+    key,
+    id,
+    tools,
+    options,
+    metadata: { relative_path: key },
+  });
+}
+
+/** What shapes a document besides its extraction: its names, and what a source adds. */
+export interface ExtractedDocumentParts {
+  /** The file's base name: the title of a file without one. */
+  name: string;
+  /** How the file is named in warnings. */
+  key: string;
+  id: string;
+  tools: IngestTools;
+  options: ItemOptions;
+  /** Keys the source adds (`relative_path`; a commit), winning over the file's own. */
+  metadata: Record<string, string>;
+  /** The link of each section. */
+  link?: string | undefined;
+  /** `doc_updated_at` when the file has no time of its own. */
+  updatedAt?: string | undefined;
+}
+
+/** The document of an extracted file (a folder's or a repository's): image upload included. */
+export async function extractedDocument(
+  extracted: Extracted,
+  parts: ExtractedDocumentParts,
+): Promise<IngestionDocumentInput> {
+  const { name, key, id, tools, options, link } = parts;
   // the file's own keys win over keys of the same name found in the file (front matter)
   const metadata = {
     ...(extracted.kind === 'text' ? extracted.metadata : undefined),
     file_type: extracted.fileType,
-    relative_path: key,
+    ...parts.metadata,
   };
+  const updated = extracted.modified?.toISOString() ?? parts.updatedAt;
   const base = {
     id,
     source: options.source ?? 'file',
     metadata,
-    ...(extracted.modified ? { doc_updated_at: extracted.modified.toISOString() } : {}),
+    ...(updated ? { doc_updated_at: updated } : {}),
   };
+  const linked = link === undefined ? {} : { link };
   if (extracted.kind === 'image') {
     let fileId: string;
     try {
@@ -173,7 +213,7 @@ async function fileDocument(
     return {
       ...base,
       semantic_identifier: name,
-      sections: [{ image_file_id: fileId, text: name }],
+      sections: [{ image_file_id: fileId, text: name, ...linked }],
     } as IngestionDocumentInput;
   }
   for (const warning of extracted.warnings ?? []) options.onWarning?.(key, warning);
@@ -181,7 +221,7 @@ async function fileDocument(
     ...base,
     semantic_identifier: extracted.title ?? name,
     ...(extracted.title ? { title: extracted.title } : {}),
-    sections: textSections(extracted.sections),
+    sections: textSections(extracted.sections).map((s) => ({ ...s, ...linked })),
   } as IngestionDocumentInput;
 }
 

@@ -15,7 +15,7 @@ import {
   ImageUploads as RunUploads,
 } from '@kis/client';
 import { normalizeDocumentId } from '@kis/rules';
-import type { SyncItem, SyncOptions, SyncPlan, SyncPlanEntry } from './types.js';
+import type { IncrementalSource, SyncItem, SyncOptions, SyncPlan, SyncPlanEntry } from './types.js';
 
 /** The content hash's SHA-256, with node:crypto (the client's bulk runs under Node use the same). */
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -280,6 +280,29 @@ async function readSource(
   return { entries, unknown, seen, fingerprintsAsked: matches !== undefined, pending };
 }
 
+/**
+ * The ids the source holds: those read, or for a source that read only what changed since its
+ * last run (`IncrementalSource`), its whole key set, streamed (ids only), in stored form.
+ */
+async function presentIds(
+  source: Iterable<SyncItem> | AsyncIterable<SyncItem>,
+  read: Set<string>,
+  signal: AbortSignal | undefined,
+): Promise<Set<string>> {
+  const keys = (source as Partial<IncrementalSource>).presentIds?.();
+  if (keys === undefined) return read;
+  let n = 0;
+  for await (const id of keys) {
+    if (++n % TURN_EVERY === 0 && signal?.aborted) throw signal.reason;
+    try {
+      read.add(normalizeDocumentId(id));
+    } catch {
+      // an id the rule book refuses is not on the server either
+    }
+  }
+  return read;
+}
+
 export async function planSync(
   kis: KisClient,
   source: Iterable<SyncItem> | AsyncIterable<SyncItem>,
@@ -305,7 +328,9 @@ export async function planSync(
     await listed; // its failure first, as when the listing came before the source
     throw error;
   }
-  const { entries, unknown, seen } = read;
+  const { entries, unknown } = read;
+  // an incremental source read only what changed: what it still has is its key set
+  const seen = await presentIds(source, read.seen, options.signal);
   const listing = await listed;
   const onServer = new Set<string>();
   for (const d of listing) onServer.add(d.document_id);

@@ -18,6 +18,16 @@ import type {
 /** A document of the source: a document with its `id`, or an item whose `id` is known before loading. */
 export type SyncItem = (IngestItem & { id?: string | undefined }) | IngestionDocumentInput;
 
+/**
+ * A source that may read only what changed since its last run (an SQL source past its cursor, a
+ * git source from its last commit): after it was read, `presentIds()` gives every id it holds now
+ * (undefined when it read everything), so that `sync` deletes only what it no longer has, not
+ * what it did not read.
+ */
+export interface IncrementalSource extends AsyncIterable<SyncItem> {
+  presentIds(): AsyncIterable<string> | Iterable<string> | undefined;
+}
+
 /** A journal `sync` plans from: any `IngestJournal`, with `refresh` when it can re-read itself. */
 export type SyncJournal = IngestJournal & { refresh?(): void | Promise<void> };
 

@@ -7,8 +7,8 @@
 import { createReadStream, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { IngestItem } from '@kis/client';
-import { folderSource, fsReason, jsonlSource, loadFailure } from '@kis/node';
-import type { DocumentsJob, FilesJob, JobData, JsonlJob } from '../job-data.js';
+import { folderSource, fsReason, gitSource, jsonlSource, loadFailure, sqlSource } from '@kis/node';
+import type { DocumentsJob, FilesJob, GitJob, JobData, JsonlJob, SqlJob } from '../job-data.js';
 
 /** One document of a job: its ordinal in the run and the item the engine sends. */
 export interface JobItem {
@@ -33,6 +33,12 @@ function escapes(root: string, path: string): boolean {
 
 /** Where a worker reads a job's relative paths; undefined when it was started without one. */
 export type WorkerRoot = string | undefined;
+
+/** What a worker reads jobs with: its root, and its SQL connections by name. */
+export interface WorkerPlace {
+  root: WorkerRoot;
+  connections: Readonly<Record<string, string>>;
+}
 
 const NO_ROOT =
   'this worker has no root: start it with the folder the producer enqueued paths relative to';
@@ -146,14 +152,72 @@ function* payloadItems(job: DocumentsJob): Generator<JobItem> {
   }
 }
 
+/**
+ * The rows of an SQL job's key range, read by the bounded query on this worker's connection, in
+ * key order. A row gone since the enqueue leaves its ordinal failed with why; a database that
+ * cannot be reached fails the job as a whole (BullMQ tries it again).
+ */
+async function* sqlItems(
+  job: SqlJob,
+  connections: WorkerPlace['connections'],
+): AsyncGenerator<JobItem> {
+  const connection = connections[job.connection] as string;
+  const source = sqlSource({ ...job.mapping, connection });
+  let n = 0;
+  const range = { after: job.after, upTo: job.upTo, count: job.count, since: job.since };
+  for await (const item of source.rangeItems(range)) yield { ordinal: job.start + n++, item };
+  for (; n < job.count; n++) {
+    const ref = `${job.database} (row ${n + 1} of the key range up to ${job.upTo})`;
+    yield {
+      ordinal: job.start + n,
+      item: failing(
+        ref,
+        'the row is no longer in the range (deleted, or its key changed, since the run was enqueued)',
+      ),
+    };
+  }
+}
+
+/** The files of a git job, read from their blobs in the repository under this worker's root. */
+async function* gitItems(job: GitJob, root: WorkerRoot): AsyncGenerator<JobItem> {
+  if (root === undefined) {
+    for (let i = 0; i < job.count; i++) {
+      const path = job.files[i]?.path ?? '';
+      yield { ordinal: job.start + i, item: failing(job.idPrefix + path, NO_ROOT) };
+    }
+    return;
+  }
+  const repository = resolve(root, job.repo);
+  // the producer's git source, as it made ids and fingerprints
+  const source = gitSource({
+    repository,
+    idPrefix: job.idPrefix,
+    link: job.link,
+    source: job.source,
+  });
+  let n = 0;
+  try {
+    for await (const item of source.fileItems(job.files, { commit: job.commit, ref: job.ref })) {
+      yield { ordinal: job.start + n++, item };
+    }
+  } finally {
+    source.close();
+  }
+}
+
 /** The job's documents in order, each with its ordinal; the job's pair unless one has its own. */
-export async function* jobItems(job: JobData, root: WorkerRoot): AsyncGenerator<JobItem> {
+export async function* jobItems(job: JobData, place: WorkerPlace): AsyncGenerator<JobItem> {
+  const { root } = place;
   const items =
     job.kind === 'files'
       ? fileItems(job, root)
       : job.kind === 'jsonl'
         ? jsonlItems(job, root)
-        : payloadItems(job);
+        : job.kind === 'sql'
+          ? sqlItems(job, place.connections)
+          : job.kind === 'git'
+            ? gitItems(job, root)
+            : payloadItems(job);
   for await (const entry of items) {
     if (job.ccPairId !== undefined && entry.item.ccPairId === undefined) {
       entry.item.ccPairId = job.ccPairId;

@@ -14,7 +14,7 @@ import type { QueueBackoff } from './backoff.js';
 import type { WorkerEngine } from './engine.js';
 import { jobItems, type WorkerRoot } from './job-items.js';
 import type { WorkerDocumentEvent } from './options.js';
-import { rootMisfit } from './root-fit.js';
+import { connectionMisfit, rootMisfit } from './root-fit.js';
 
 /** A worker's counts of documents and jobs. */
 export interface WorkerCounts {
@@ -42,10 +42,14 @@ export interface JobProcessorParts {
   backoff: QueueBackoff;
   acks: AckCapture;
   root: WorkerRoot;
+  /** SQL connection strings by the names jobs give. */
+  connections: Readonly<Record<string, string>>;
   /** Aborted when the worker closes: jobs then go back to the queue. */
   closing: AbortSignal;
   /** Called when a job shows this worker's root does not hold what jobs name. */
   onRootMisfit: (reason: string) => void;
+  /** Called when a job names an SQL connection this worker does not hold. */
+  onConnectionMisfit: (reason: string) => void;
   onDocument?: ((event: WorkerDocumentEvent) => void) | undefined;
 }
 
@@ -86,11 +90,16 @@ export class JobProcessor {
       this.parts.onRootMisfit(misfit);
       return this.giveBack(job, token);
     }
+    const missing = connectionMisfit(data, this.parts.connections);
+    if (missing !== undefined) {
+      this.parts.onConnectionMisfit(missing);
+      return this.giveBack(job, token);
+    }
     const stored = await store.storedAmong(data.run, data.start, data.count);
     const done = { created: 0, updated: 0, skipped: 0 };
     const failures: { ref: string; reason: string }[] = [];
     let first = true;
-    for await (const { ordinal, item } of jobItems(data, this.parts.root)) {
+    for await (const { ordinal, item } of jobItems(data, this.parts)) {
       if (stored[ordinal - data.start]) {
         done.skipped++;
         this.counts.skipped++;

@@ -9,8 +9,13 @@ export interface StartWorkerOptions extends QueueTarget, QueueLimits {
    * travel in jobs or Redis), time-outs, logging.
    */
   kis: KisClientOptions;
-  /** The folder the producer's file paths (and relative JSONL files) are relative to. */
+  /** The folder the producer's file paths (and relative JSONL files, repositories) are relative to. */
   root?: string | undefined;
+  /**
+   * SQL connection strings by the names SQL jobs give (`{ crm: process.env.CRM_DATABASE_URL }`):
+   * jobs carry the name only, so passwords stay on the machines that use them.
+   */
+  connections?: Readonly<Record<string, string>> | undefined;
   /** Jobs this worker runs at once = most requests it has in flight. Default 8. */
   concurrency?: number | undefined;
   /** Adapt the worker's in-flight requests to the server (default true), up to `concurrency`. */

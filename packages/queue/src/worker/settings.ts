@@ -3,6 +3,7 @@
  * connects (README, "Workers").
  */
 import type { Logger } from '@kis/client';
+import { describeSqlConnection } from '@kis/node';
 import { checkConnection, queueNames } from '../connection.js';
 import { QueueUsageError } from '../errors.js';
 import { checkLimits } from '../limits.js';
@@ -14,6 +15,7 @@ export interface WorkerSettings {
   prefix: string;
   name: string;
   root: string | undefined;
+  connections: Readonly<Record<string, string>>;
   concurrency: number;
   lockDuration: number;
   stalledInterval: number;
@@ -45,6 +47,26 @@ function wholePositive(value: number | undefined, field: string, fallback: numbe
   return value ?? fallback;
 }
 
+/** SQL connections by name: strings, checked for their scheme (never echoed: they hold passwords). */
+function checkConnections(
+  connections: StartWorkerOptions['connections'],
+): Readonly<Record<string, string>> {
+  if (connections === undefined) return {};
+  if (connections === null || typeof connections !== 'object') {
+    throw new QueueUsageError(
+      'connections must map names to connection strings: { crm: "postgres://…" }',
+    );
+  }
+  for (const [name, value] of Object.entries(connections)) {
+    try {
+      describeSqlConnection(value);
+    } catch (error) {
+      throw new QueueUsageError(`connections.${name}: ${(error as Error).message}`);
+    }
+  }
+  return { ...connections };
+}
+
 export function workerSettings(options: StartWorkerOptions): WorkerSettings {
   const { queue, prefix } = queueNames(options);
   checkConnection(options.connection);
@@ -62,6 +84,7 @@ export function workerSettings(options: StartWorkerOptions): WorkerSettings {
     prefix,
     name: options.name ?? `kis-worker-${process.pid}`,
     root: options.root === undefined ? undefined : checkRoot(options.root),
+    connections: checkConnections(options.connections),
     concurrency: wholePositive(options.concurrency, 'concurrency', 8),
     lockDuration: positive(options.lockDurationMs, 'lockDurationMs', 30_000),
     stalledInterval: positive(options.stalledIntervalMs, 'stalledIntervalMs', 30_000),

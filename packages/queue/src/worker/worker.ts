@@ -40,7 +40,11 @@ export interface WorkerProgress extends WorkerCounts {
  * Why a worker stopped by itself: the server refused its key (`refused`), an outage outlasted
  * `maxOutageMs` (`outage`), or a job showed that its root does not hold what jobs name (`root`).
  */
-export type WorkerStopReason = EngineStop | { reason: 'root'; message: string };
+export type WorkerStopReason =
+  | EngineStop
+  | { reason: 'root'; message: string }
+  // no `error`: the worker's set-up, not the server, stopped it (read like the engine's stops)
+  | { reason: 'connection'; message: string; error?: undefined };
 
 export interface WorkerSummary extends WorkerProgress {
   /** Set when the worker stopped by itself. */
@@ -158,8 +162,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<QueueWor
     backoff,
     acks,
     root: settings.root,
+    connections: settings.connections,
     closing: closing.signal,
     onRootMisfit: (reason) => stopWith({ reason: 'root', message: `${reason}: ${ROOT_FIX}` }),
+    onConnectionMisfit: (reason) => stopWith({ reason: 'connection', message: reason }),
     onDocument: options.onDocument,
   });
 
