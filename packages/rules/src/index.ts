@@ -21,6 +21,18 @@ export {
   storedDocumentId,
 } from './document-id.js';
 export {
+  BUSINESS_TIER_OPERATIONS,
+  DEFAULT_EDITION,
+  EDITIONS,
+  type Edition,
+  ENTERPRISE_OPERATIONS,
+  editionRefusal,
+  enterpriseFeatureOf,
+  groupsGrantAccess,
+  isPlanRequired,
+  requiredTierOf,
+} from './editions.js';
+export {
   contentTypeOf,
   extensionOf,
   extensionsFor,
@@ -124,6 +136,17 @@ export {
   type ServerKind,
   serverKindOf,
 } from './server-kinds.js';
+export {
+  compareReleases,
+  KIND_RELEASES,
+  parseReleaseNumber,
+  RELEASE_FACTS,
+  type ReleaseFact,
+  type ReleaseNumber,
+  type ReleaseRange,
+  releaseHas,
+  releaseRouteOf,
+} from './server-versions.js';
 export {
   DEFAULT_CC_PAIR_ID,
   DEFAULT_CREDENTIAL_ID,
