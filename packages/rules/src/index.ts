@@ -13,6 +13,15 @@ export type {
   SourceFields,
 } from './connector-fields.js';
 export {
+  callerReaders,
+  documentReaders,
+  groupReader,
+  maySee,
+  type OwningPair,
+  PUBLIC_READER,
+  userReader,
+} from './document-access.js';
+export {
   DERIVED_ID_PREFIX,
   DocumentIdError,
   deriveDocumentId,
