@@ -12,6 +12,7 @@ export type {
   ConnectorFieldsTable,
   SourceFields,
 } from './connector-fields.js';
+export { contentHashInput, type HashedDocument } from './content-hash.js';
 export {
   callerReaders,
   documentReaders,
@@ -63,6 +64,14 @@ export {
   runTrigger,
   SUCCESSFUL_ATTEMPT_STATUSES,
 } from './index-attempts.js';
+export {
+  alreadyExistedAnswer,
+  type IngestionDecision,
+  ingestionDecision,
+  REEMBED_RESETS,
+  type StoredVersion,
+  wasNewToIndex,
+} from './ingestion-outcomes.js';
 export {
   CURATOR_OR_ADMIN_ROLES,
   DEFAULT_GROUP_GRANTS,
