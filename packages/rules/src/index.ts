@@ -5,6 +5,23 @@
  */
 
 export { profileAcceptsAccessType } from './access-types.js';
+export {
+  DEFAULT_INDEX_BACKEND,
+  documentTags,
+  HIGHLIGHT,
+  INDEX_BACKENDS,
+  type IndexBackend,
+  includesHidden,
+  inRange,
+  isSampleQuery,
+  KEYWORD_HITS,
+  RANDOM_SAMPLE_CHUNKS,
+  type SearchFilterInput,
+  type TimeRange,
+  UNKNOWN_SEMANTIC_IDENTIFIER,
+  updatedRange,
+  utcTime,
+} from './admin-search.js';
 export { type Answer, DEFAULT_PROFILE, PROFILES, type Profile } from './answer.js';
 export type {
   ConnectorField,
