@@ -48,6 +48,23 @@ export {
   storedDocumentId,
 } from './document-id.js';
 export {
+  DOCUMENT_SET_ANSWERS,
+  DOCUMENT_SET_TEXTS,
+  defaultGroupShareText,
+  duplicateSetNameText,
+  pairNotOwnedByGroupsText,
+  pairsNotOwnedByGroups,
+  type SetFacts,
+  type SetReader,
+  type SetRequest,
+  setDeleteRefusal,
+  setListed,
+  setNotFoundText,
+  setPermissions,
+  setWriteRefusal,
+  unknownSetPairText,
+} from './document-sets.js';
+export {
   BUSINESS_TIER_OPERATIONS,
   DEFAULT_EDITION,
   EDITIONS,
@@ -155,6 +172,15 @@ export {
 export { pyRepr, pyStr } from './python.js';
 export { ROLES, type Role, roleAllows } from './roles.js';
 export { ROUTE_VARIANTS, type RouteGroup } from './routes.js';
+export { type ScopeRefusal, scopeRefusalOf } from './scope-refusals.js';
+export {
+  type Actor,
+  type Membership,
+  managedGroupIds,
+  managesAll,
+  mayEditPair,
+  type ScopedPair,
+} from './scoped-actors.js';
 export {
   isMaskedValue,
   MASK_EXEMPT_KEYS,
@@ -192,3 +218,16 @@ export {
   SOURCE_RELEASES,
   SOURCES_WITHOUT_CREDENTIAL,
 } from './sources.js';
+export {
+  duplicateGroupNameText,
+  GROUP_SYNC_TRIGGERS,
+  type GroupChange,
+  type GroupFacts,
+  groupChangeRefusal,
+  groupListed,
+  groupNotFoundText,
+  groupWriteRefusal,
+  USER_GROUP_ANSWERS,
+  USER_GROUP_TEXTS,
+  usersNotFoundText,
+} from './user-groups.js';
