@@ -131,6 +131,16 @@ export {
   seedPairNotFoundText,
 } from './lifecycle-answers.js';
 export {
+  inPortScope,
+  legacyIndexesSource,
+  legacyInstantDropsDocuments,
+  NO_REINDEX_PROGRESS,
+  SEARCH_SETTINGS_STATUSES,
+  SWITCHOVER_TYPES,
+  type SwitchoverType,
+  swapWaitsForPorts,
+} from './model-switch.js';
+export {
   accessFor,
   type MainGate,
   mainLineDenial,
@@ -169,6 +179,17 @@ export {
   type ValidationItem,
   validationMessage,
 } from './profiles.js';
+export {
+  type AutoPruneFacts,
+  autoPruneDueAt,
+  fileConnectorDocumentId,
+  fileConnectorListing,
+  MIN_PRUNE_FREQ,
+  PRUNE_FREQ_ON_UPDATE,
+  type PruneListing,
+  PUSH_ONLY_SOURCE,
+  pruneListing,
+} from './pruning.js';
 export { pyRepr, pyStr } from './python.js';
 export { ROLES, type Role, roleAllows } from './roles.js';
 export { ROUTE_VARIANTS, type RouteGroup } from './routes.js';
