@@ -114,6 +114,8 @@ export {
   groupKeyPermissions,
   isLimitedKey,
   KEY_ACCOUNT_TYPE,
+  keyAccountEmail,
+  releaseKeyPermissions,
   roleKeyGroup,
   roleKeyPermissions,
   UNGROUPED_KEY_PERMISSIONS,
@@ -149,6 +151,7 @@ export {
   permissionFor,
   type ReleaseGate,
   releaseDenial,
+  servedOn,
 } from './operation-access.js';
 export {
   DELETION_PHASES,
