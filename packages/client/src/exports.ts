@@ -71,8 +71,12 @@ export {
   webSha256,
 } from './journal.js';
 export type {
+  AdminSearchOptions,
   AssociationResult,
+  BoostedOptions,
+  DocumentSetListOptions,
   ErrorListOptions,
+  GroupDocumentSetChange,
   IngestDocumentOptions,
   IngestDocumentResult,
   KisClient,
@@ -83,6 +87,8 @@ export type {
   ServerVersion,
   SetupConnectorInput,
   SetupConnectorResult,
+  SyncWaitOptions,
+  UserGroupListOptions,
 } from './kis-client.js';
 export type { Logger, LogLevel } from './logging.js';
 export type { RequestOptions, RetryEvent } from './request-options.js';
