@@ -251,6 +251,7 @@ export {
   groupListed,
   groupNotFoundText,
   groupWriteRefusal,
+  pairsNotFoundText,
   USER_GROUP_ANSWERS,
   USER_GROUP_TEXTS,
   usersNotFoundText,

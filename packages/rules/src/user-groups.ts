@@ -40,6 +40,11 @@ export function usersNotFoundText(ids: readonly string[]): string {
   return `User(s) not found: ${ids.join(', ')}`;
 }
 
+/** (kis wording) Pair ids that do not exist. */
+export function pairsNotFoundText(ids: readonly number[]): string {
+  return `Connector credential pair(s) not found: ${ids.join(', ')}`;
+}
+
 /** (kis wording) A name another group has. */
 export function duplicateGroupNameText(name: string): string {
   return `User group with name '${name}' already exists`;
@@ -71,6 +76,10 @@ export const USER_GROUP_ANSWERS = {
   /** A scoped actor out of its scope: 403. */
   outOfScope(kind: ServerKind, text: string): Answer {
     return byKind(kind, 403, 'INSUFFICIENT_PERMISSIONS', text);
+  },
+  /** A `ValueError` outside the calls that turn it into 404 (create): 400 `{message}`. */
+  valueError(text: string): Answer {
+    return { status: 400, body: { message: text } };
   },
   /** The document-set call's invalid input: 400 `INVALID_INPUT`. */
   invalidInput(kind: ServerKind, text: string): Answer {

@@ -163,6 +163,11 @@ describe('answers', () => {
       400,
       { error_code: 'INVALID_INPUT', detail: 'x' },
     ],
+    [
+      USER_GROUP_ANSWERS.valueError('User(s) not found: u'),
+      400,
+      { message: 'User(s) not found: u' },
+    ],
   ])('%j', (answer, status, body) => {
     expect(answer).toEqual({ status, body });
   });
