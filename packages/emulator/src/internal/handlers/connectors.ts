@@ -5,8 +5,10 @@ import {
   ANSWERS,
   DEFAULT_CREDENTIAL_ID,
   DEFAULT_DOCUMENT_SOURCE,
+  defaultGroupShareText,
   needsCredential,
   toRfc3339,
+  USER_GROUP_ANSWERS,
 } from '@kis/rules';
 import { AnswerError, HttpError } from '../errors.js';
 import type { Handlers, Schemas } from '../op-types.js';
@@ -86,6 +88,13 @@ function associate(
   }
   if (store.pairs.find(connectorId, credentialId) !== undefined) {
     throw new AnswerError(ANSWERS.associationExists(profile, connectorId, credentialId));
+  }
+  // the main line shares with no seeded group (`db/user_group.py:51-72`); 4.6.1 does not check
+  const seeded =
+    ctx.kind === 'main' ? store.groups.byIds(body?.groups ?? []).filter((g) => g.is_default) : [];
+  if (seeded.length > 0) {
+    const text = defaultGroupShareText(seeded.map((g) => g.name));
+    throw new AnswerError(USER_GROUP_ANSWERS.invalidInput('main', text));
   }
   const problem = ctx.checkConfig(connector.source, connector.connector_specific_config);
   const refused = problem === undefined ? undefined : ANSWERS.connectorValidation(profile, problem);
