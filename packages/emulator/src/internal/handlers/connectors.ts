@@ -7,6 +7,7 @@ import {
   DEFAULT_DOCUMENT_SOURCE,
   defaultGroupShareText,
   needsCredential,
+  PRUNE_FREQ_ON_UPDATE,
   toRfc3339,
   USER_GROUP_ANSWERS,
 } from '@kis/rules';
@@ -15,9 +16,6 @@ import type { Handlers, Schemas } from '../op-types.js';
 import type { ConnectorWrite } from '../store/connectors.js';
 import { connectorView } from '../views.js';
 import { canonicalAccessType, type HandlerContext } from './context.js';
-
-/** What deployed servers store for a connector update whose `prune_freq` is null or missing. */
-export const DEFAULT_PRUNE_FREQ = 604800;
 
 /** A connector body (create or update) as the store writes it. */
 function connectorWrite(
@@ -168,7 +166,8 @@ export function connectorHandlers(
           body: { message: 'Connector by this name already exists, duplicate naming not allowed.' },
         });
       }
-      store.connectors.update(id, connectorWrite(body, DEFAULT_PRUNE_FREQ));
+      // a null prune_freq becomes 7 days: the update arms automatic pruning (`db/connector.py:145-149`)
+      store.connectors.update(id, connectorWrite(body, PRUNE_FREQ_ON_UPDATE));
       const updated = connectorOf(ctx, id);
       if (updated === undefined) throw connectorNotFound(id);
       return { status: 200, body: updated };

@@ -202,6 +202,10 @@ function prepare(db: Sqlite) {
        FROM document_pairs p JOIN documents d ON d.seq = p.document_seq
        WHERE p.cc_pair_id = @id ORDER BY d.seq`,
     ),
+    detachDocument: db.statement<Id & { seq: number }>(
+      'DELETE FROM document_pairs WHERE cc_pair_id = @id AND document_seq = @seq',
+    ),
+    deleteDocument: db.statement<{ seq: number }>('DELETE FROM documents WHERE seq = @seq'),
     documentCount: db.column<Id, number>(
       'SELECT count(*) FROM document_pairs WHERE cc_pair_id = @id',
     ),
@@ -353,6 +357,18 @@ export class Pairs {
   /** A pair's documents, with how many pairs hold each. */
   documentsOf(id: number): { seq: number; id: string; owners: number }[] {
     return this.stmt.documentsOf.all({ id });
+  }
+
+  /**
+   * Takes a document from a pair: it leaves the store (and every index) when no other pair holds
+   * it, else only loses this pair. True when it was deleted.
+   */
+  releaseDocument(id: number, seq: number, owners: number): boolean {
+    return this.db.transaction(() => {
+      if (owners <= 1) return this.stmt.deleteDocument.run({ seq }).changes > 0;
+      this.stmt.detachDocument.run({ id, seq });
+      return false;
+    })();
   }
 
   /** Number of documents attached to a pair. */

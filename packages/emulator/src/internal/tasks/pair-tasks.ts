@@ -1,16 +1,17 @@
-// The background work that deployed servers hand to their task workers: index attempts, prunes,
-// deletions, the syncs of document sets and user groups, and the ports of a model switch. One
-// round moves all of them on by the emulator's clock (`now`); after a round the worker sleeps
-// until the next thing is due, or until a request changes something (`poke`). Rounds never
-// overlap, the timer is unref'd, and with nothing due the worker holds no timer at all. Tests can
-// stop the timer (`pause`) and run rounds themselves (`tick`).
+// The background work that deployed servers hand to their task workers: index attempts, prunes
+// (asked for, or due by `prune_freq`), deletions, the syncs of document sets and user groups,
+// and the ports of a model switch. One round moves all of them on by the emulator's clock
+// (`now`); after a round the worker sleeps until the next thing is due, or until a request
+// changes something (`poke`). Rounds never overlap, the timer is unref'd, and with nothing due
+// the worker holds no timer at all. Tests can stop the timer (`pause`) and run rounds themselves
+// (`tick`).
 import type { IndexWriter } from '../index-writer.js';
 import type { Store } from '../store/index.js';
 import { advanceDeletions } from './deletion.js';
 import { advanceAttempts, scheduleAttempts } from './indexing.js';
 import { advanceSwitch } from './model-switch.js';
 import { type AttemptOutcome, parseAttemptOutcome } from './outcomes.js';
-import { advancePrunes } from './pruning.js';
+import { advancePrunes, scheduleAutoPrunes } from './pruning.js';
 import { advanceSyncs } from './syncs.js';
 import { earliest, type TaskContext, type TaskTiming } from './task-context.js';
 
@@ -161,6 +162,7 @@ export class PairTasks implements PairTasksControl {
     let next = advanceDeletions(this.context, now);
     next = earliest(next, advanceAttempts(this.context, now));
     next = earliest(next, scheduleAttempts(this.context, now));
+    next = earliest(next, scheduleAutoPrunes(this.context, now));
     next = earliest(next, advancePrunes(this.context, now));
     next = earliest(next, advanceSyncs(this.context, now));
     return earliest(next, advanceSwitch(this.context, now));
