@@ -3,8 +3,9 @@
 // small files took 940 KiB on disk for 590 kB of code and declarations.
 //
 // - JavaScript: esbuild bundles the two entry points (index.ts, browser-safe; index.node.ts,
-//   under Node) with code splitting: the chunks they share, and the connector-config validators
-//   and `kis.doctor()` in chunks of their own, loaded on first use (scripts/size.mjs). Every dependency and Node
+//   under Node) with code splitting: the chunks they share, and the connector-config validators,
+//   `kis.doctor()` and the search and scoping calls in chunks of their own, loaded on first use
+//   (scripts/size.mjs). Every dependency and Node
 //   built-in stays an import. Not minified, so a stack trace reads as the source does, except the
 //   validators generated from the spec, which nobody reads. No `keepNames`: nothing reads a
 //   function's `name` (errors name themselves by their static `kind`), and its wrappers would

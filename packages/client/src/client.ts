@@ -13,6 +13,7 @@ import { type CallContext, createUnwrap } from './internal/call.js';
 import { fetchSender } from './internal/fetch-sender.js';
 import type { Sender } from './internal/http.js';
 import { ingestDocument } from './internal/ingest-document.js';
+import { onFirstUse } from './internal/on-first-use.js';
 import { fail, validateOptions } from './internal/options.js';
 import { OutgoingRequest } from './internal/outgoing-request.js';
 import { createRedactor } from './internal/redact.js';
@@ -23,6 +24,7 @@ import { filesResource } from './internal/resources/files.js';
 import { apiKeysResource, identityResource } from './internal/resources/identity.js';
 import { ingest, ingestionResource } from './internal/resources/ingestion.js';
 import { pairsResource } from './internal/resources/pairs.js';
+
 import { serverVersion } from './internal/resources/version.js';
 import { setupConnector } from './internal/setup-connector.js';
 import { createTransport, type TransportFetch } from './internal/transport.js';
@@ -31,6 +33,9 @@ import type { KisClient, KisClientOptions } from './kis-client.js';
 import { LevelLogger, logLevelFromEnv } from './logging.js';
 import type { RequestOptions } from './request-options.js';
 import type { paths } from './types.js';
+
+/** The verification and scoping resources, a chunk of their own. */
+const scoping = () => import('./internal/resources/scoping.js');
 
 /** Create a client (browser-safe: sends with `options.fetch`, else `globalThis.fetch`). */
 export function createKisClient(options: KisClientOptions): KisClient {
@@ -135,6 +140,31 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
     files,
     ingestion,
     documents: documentsResource(ctx),
+    // verification and scoping: loaded on first use, like the doctor (most apps only ingest)
+    search: onFirstUse(async () => (await scoping()).searchResource(ctx), ['admin']),
+    searchSettings: onFirstUse(
+      async () => (await scoping()).searchSettingsResource(ctx),
+      ['secondary', 'all', 'reindexProgress', 'reindexErrors'],
+    ),
+    documentSets: onFirstUse(
+      async () => (await scoping()).documentSetsResource(ctx),
+      ['list', 'create', 'update', 'delete', 'waitUntilSynced', 'waitUntilGone'],
+    ),
+    userGroups: onFirstUse(
+      async () => (await scoping()).userGroupsResource(ctx),
+      [
+        'list',
+        'create',
+        'update',
+        'addUsers',
+        'rename',
+        'shareDocumentSets',
+        'setManager',
+        'delete',
+        'waitUntilSynced',
+        'waitUntilGone',
+      ],
+    ),
     identity,
     apiKeys: apiKeysResource(ctx),
     version: (opts) => serverVersion(ctx, opts),

@@ -151,24 +151,86 @@ export class AuthenticationError extends APIError {
   static override readonly kind: string = 'AuthenticationError';
 }
 /**
- * HTTP 403 for a key the server accepted but whose role is below what the operation needs
- * (deployed servers: `error_code: INSUFFICIENT_PERMISSIONS`). The message names the role needed.
+ * Why a server refused a key it accepted: `missing-permission`, `limited-key` (no rights at all),
+ * `not-curator-or-admin` (release 4.6.1's role check), `out-of-scope` (a group manager or curator
+ * acting outside its groups), `admins-only` (a shared object only global holders may change),
+ * `default-group` (one of the groups every server seeds).
+ */
+export type PermissionDenialReason =
+  | 'missing-permission'
+  | 'limited-key'
+  | 'not-curator-or-admin'
+  | 'out-of-scope'
+  | 'admins-only'
+  | 'default-group';
+
+/**
+ * A key the server accepted may not do this: HTTP 403 for a role or permission below what the
+ * operation needs (deployed servers: `error_code: INSUFFICIENT_PERMISSIONS`), and any answer
+ * refusing a group manager or curator out of its groups (release 4.6.1 answers some with 400), a
+ * shared object or a seeded group. `reason` says which; the message names the role needed.
  */
 export class PermissionDeniedError extends APIError {
   static override readonly kind: string = 'PermissionDeniedError';
   /** The roles that may call the operation, most powerful first (e.g. `['admin', 'curator']`). */
   readonly roles: readonly string[] | undefined;
+  /** Why, when the answer says it. */
+  readonly reason: PermissionDenialReason | undefined;
   constructor(
     message: string,
     init: KisErrorInit & {
       status: number;
       headers?: Record<string, string>;
       roles?: readonly string[] | undefined;
+      reason?: PermissionDenialReason | undefined;
     },
   ) {
     super(message, init);
     this.roles = init.roles;
+    this.reason = init.reason;
   }
+}
+
+/**
+ * The server does not offer this: `edition` (the community edition has no user groups: their
+ * routes answer 404), `plan` (an enterprise server below the Business plan answers 402
+ * `FEATURE_NOT_AVAILABLE`), or `release` (a route newer than the server's release).
+ */
+export class FeatureUnavailableError extends APIError {
+  static override readonly kind: string = 'FeatureUnavailableError';
+  /** What is missing, e.g. `user groups`. */
+  readonly feature: string;
+  readonly reason: 'edition' | 'plan' | 'release';
+  /** The plan that has it (`business`), for `plan`. */
+  readonly requiredTier: string | undefined;
+  /** The first release that has it (`4.5.0`), for `release`. */
+  readonly sinceRelease: string | undefined;
+  constructor(
+    message: string,
+    init: KisErrorInit & {
+      status: number;
+      headers?: Record<string, string>;
+      feature: string;
+      reason: 'edition' | 'plan' | 'release';
+      requiredTier?: string | undefined;
+      sinceRelease?: string | undefined;
+    },
+  ) {
+    super(message, init);
+    this.feature = init.feature;
+    this.reason = init.reason;
+    this.requiredTier = init.requiredTier;
+    this.sinceRelease = init.sinceRelease;
+  }
+}
+
+/**
+ * A document set or user group is still syncing its change to the documents
+ * (`is_up_to_date: false`), so the server refuses another change for now: 400 for sets, 404 for
+ * groups, 409 for a rename. Wait until it is up to date (`waitUntilSynced`), then retry.
+ */
+export class SyncInProgressError extends APIError {
+  static override readonly kind: string = 'SyncInProgressError';
 }
 /**
  * HTTP 404, and any answer saying the pair or credential asked for is unknown or out of the key's

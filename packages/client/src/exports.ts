@@ -14,14 +14,17 @@ export {
   DesiredStateError,
   type DesiredStateIssue,
   DocumentValidationError,
+  FeatureUnavailableError,
   HtmlResponseError,
   InternalServerError,
   KisError,
   type KisErrorInit,
   NotFoundError,
   PayloadTooLargeError,
+  type PermissionDenialReason,
   PermissionDeniedError,
   RateLimitError,
+  SyncInProgressError,
   UnprocessableEntityError,
   type ValidationIssue,
 } from './errors.js';
@@ -69,8 +72,12 @@ export {
   webSha256,
 } from './journal.js';
 export type {
+  AdminSearchOptions,
   AssociationResult,
+  BoostedOptions,
+  DocumentSetListOptions,
   ErrorListOptions,
+  GroupDocumentSetChange,
   IngestDocumentOptions,
   IngestDocumentResult,
   KisClient,
@@ -81,6 +88,8 @@ export type {
   ServerVersion,
   SetupConnectorInput,
   SetupConnectorResult,
+  SyncWaitOptions,
+  UserGroupListOptions,
 } from './kis-client.js';
 export type { Logger, LogLevel } from './logging.js';
 export type { RequestOptions, RetryEvent } from './request-options.js';

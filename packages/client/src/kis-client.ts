@@ -10,8 +10,18 @@ import type { Logger, LogLevel } from './logging.js';
 import type { ErrorListOptions, PageOptions, RunOptions } from './pair-options.js';
 import type { RequestOptions } from './request-options.js';
 import type {
+  AdminSearchOptions,
+  BoostedOptions,
+  DocumentSetListOptions,
+  GroupDocumentSetChange,
+  SyncWaitOptions,
+  UserGroupListOptions,
+} from './search-options.js';
+import type {
+  AllSearchSettings,
   ApiKey,
   ApiKeyCreateRequest,
+  BoostDoc,
   CcPairFullInfo,
   ChunkInfo,
   Connector,
@@ -22,6 +32,9 @@ import type {
   CredentialBase,
   CredentialCreateInput,
   CredentialDataUpdateRequest,
+  DocumentSetCreationRequest,
+  DocumentSetSummary,
+  DocumentSetUpdateRequest,
   DocumentSizeInfo,
   IndexAttempt,
   IndexingError,
@@ -34,15 +47,33 @@ import type {
   ObjectCreationIdResponse,
   PermissionsSummary,
   paths,
+  ReindexError,
+  ReindexProgress,
+  SearchDoc,
+  SearchSettings,
   SourceIndexingStatuses,
   StatusResponse,
   UserFile,
   UserFileUploadResponse,
+  UserGroup,
+  UserGroupCreate,
+  UserGroupUpdate,
   UserInfo,
 } from './types.js';
 import type { UploadFile } from './upload-file.js';
 
-export type { ErrorListOptions, PageOptions, RunOptions, UploadFile };
+export type {
+  AdminSearchOptions,
+  BoostedOptions,
+  DocumentSetListOptions,
+  ErrorListOptions,
+  GroupDocumentSetChange,
+  PageOptions,
+  RunOptions,
+  SyncWaitOptions,
+  UploadFile,
+  UserGroupListOptions,
+};
 
 export interface KisClientOptions {
   /** API root including the `/api` prefix, e.g. `https://kis.example.com/api`. */
@@ -269,12 +300,117 @@ export interface KisClient {
       options?: RequestOptions,
     ): Promise<SourceIndexingStatuses[]>;
   };
-  /** Whether a document is in the index (deployed servers). */
+  /**
+   * Whether a document is in the index as this key sees it (deployed servers): visibility comes
+   * from the pairs holding it (public, the credential's creator, their groups), with no admin
+   * bypass, so `NotFoundError` means "not visible to this key" as much as "not indexed".
+   */
   readonly documents: {
     /** GET /document/document-size-info: its chunks and tokens (`NotFoundError` until indexed). */
     sizeInfo(documentId: string, options?: RequestOptions): Promise<DocumentSizeInfo>;
     /** GET /document/chunk-info: one chunk's text and tokens. */
     chunkInfo(documentId: string, chunkId: number, options?: RequestOptions): Promise<ChunkInfo>;
+    /**
+     * POST /manage/admin/doc-hidden: hides the document from ordinary search (admin keyword
+     * search still finds it), or shows it again. A re-embedding push resets it.
+     */
+    setHidden(
+      documentId: string,
+      hidden: boolean,
+      options?: RequestOptions,
+    ): Promise<StatusResponse>;
+    /** POST /manage/admin/doc-boosts: the document's boost (0 by default). */
+    setBoost(documentId: string, boost: number, options?: RequestOptions): Promise<StatusResponse>;
+    /** GET /manage/admin/doc-boosts: documents ranked by boost (highest first by default). */
+    boosted(options?: BoostedOptions): Promise<BoostDoc[]>;
+  };
+  /** What a key can find (deployed servers). */
+  readonly search: {
+    /**
+     * POST /admin/search: keyword search of the current index as this key sees it, one entry per
+     * document (best chunk), at most 50 chunks' worth, hidden documents included. `""` is a random
+     * sample of 10 chunks without hidden documents: it cannot prove that a document exists.
+     */
+    admin(query: string, options?: AdminSearchOptions): Promise<SearchDoc[]>;
+  };
+  /** The settings of the index searches read, and of an embedding-model switch in progress. */
+  readonly searchSettings: {
+    /** GET …/get-secondary-search-settings: the switch in progress, or null. */
+    secondary(options?: RequestOptions): Promise<SearchSettings | null>;
+    /** GET …/get-all-search-settings: the current settings and the switch's. */
+    all(options?: RequestOptions): Promise<AllSearchSettings>;
+    /** GET …/reindex-progress: the switch's ports (all 0 without one; since v4.5.0). */
+    reindexProgress(options?: RequestOptions): Promise<ReindexProgress>;
+    /** GET …/reindex-errors: the ports that failed or are paused (since v4.5.0). */
+    reindexErrors(options?: RequestOptions): Promise<ReindexError[]>;
+  };
+  /**
+   * Document sets (deployed servers): searches narrow to them by name. Each change reaches the
+   * documents through the server's sync; another change meanwhile is `SyncInProgressError`.
+   * A group manager (main line) or curator (release 4.6.1) out of its groups is
+   * `PermissionDeniedError` with `reason: 'out-of-scope'`.
+   */
+  readonly documentSets: {
+    /** GET /manage/document-set (not paged): those the key may use, or edit with `editable`. */
+    list(options?: DocumentSetListOptions): Promise<DocumentSetSummary[]>;
+    /** POST /manage/admin/document-set: the new id. Not retried once it may exist. */
+    create(body: DocumentSetCreationRequest, options?: RequestOptions): Promise<number>;
+    /** PATCH /manage/admin/document-set: a full replace. */
+    update(body: DocumentSetUpdateRequest, options?: RequestOptions): Promise<void>;
+    /** DELETE /manage/admin/document-set/{id}: listed until the sync removes it (`waitUntilGone`). */
+    delete(documentSetId: number, options?: RequestOptions): Promise<void>;
+    /** Polls the listing until the set is up to date; resolves with it. */
+    waitUntilSynced(documentSetId: number, options?: SyncWaitOptions): Promise<DocumentSetSummary>;
+    /** Polls the listing until the set is gone. */
+    waitUntilGone(documentSetId: number, options?: SyncWaitOptions): Promise<void>;
+  };
+  /**
+   * User groups (enterprise edition): a pair's groups see its documents. Without the enterprise
+   * edition, or below the Business plan, every call is `FeatureUnavailableError`. Changes of
+   * pairs and names reach the documents through the server's sync (`SyncInProgressError`
+   * meanwhile); members count at once.
+   */
+  readonly userGroups: {
+    /** GET /manage/admin/user-group (not paged); the seeded groups with `includeDefault`. */
+    list(options?: UserGroupListOptions): Promise<UserGroup[]>;
+    /** POST /manage/admin/user-group. Not retried once it may exist. */
+    create(body: UserGroupCreate, options?: RequestOptions): Promise<UserGroup>;
+    /** PATCH /manage/admin/user-group/{id}: a full replace of members and pairs. */
+    update(
+      userGroupId: number,
+      body: UserGroupUpdate,
+      options?: RequestOptions,
+    ): Promise<UserGroup>;
+    /** POST …/{id}/add-users. */
+    addUsers(
+      userGroupId: number,
+      userIds: readonly string[],
+      options?: RequestOptions,
+    ): Promise<UserGroup>;
+    /** PATCH /manage/admin/user-group/rename. */
+    rename(userGroupId: number, name: string, options?: RequestOptions): Promise<UserGroup>;
+    /**
+     * Shares document sets with the group, or stops: PATCH …/{id}/document-sets on the main line;
+     * release 4.6.1 has none, so there each set's `groups` is replaced (one set update each).
+     */
+    shareDocumentSets(
+      userGroupId: number,
+      change: GroupDocumentSetChange,
+      options?: RequestOptions,
+    ): Promise<void>;
+    /** PUT …/{id}/manager (main line), else POST …/{id}/set-curator (release 4.6.1). */
+    setManager(
+      userGroupId: number,
+      userId: string,
+      isManager: boolean,
+      options?: RequestOptions,
+    ): Promise<void>;
+    /** DELETE /manage/admin/user-group/{id}: listed until the sync removes it (`waitUntilGone`). */
+    delete(userGroupId: number, options?: RequestOptions): Promise<void>;
+    /** Polls the listing until the group is up to date; resolves with it. */
+    waitUntilSynced(userGroupId: number, options?: SyncWaitOptions): Promise<UserGroup>;
+    /** Polls the listing until the group is gone. */
+    waitUntilGone(userGroupId: number, options?: SyncWaitOptions): Promise<void>;
   };
   /** Who the API key is. */
   readonly identity: {

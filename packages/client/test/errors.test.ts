@@ -9,6 +9,7 @@ import {
   AuthenticationError,
   BadRequestError,
   ConflictError,
+  FeatureUnavailableError,
   HtmlResponseError,
   InternalServerError,
   KisError,
@@ -412,5 +413,34 @@ describe('serialisation', () => {
     ac.abort();
     const aborted = await kis.ingestion.list({ signal: ac.signal }).catch((e) => e);
     expect(APIUserAbortError.isInstance(aborted)).toBe(true);
+  });
+});
+
+describe('refusals of editions, plans, releases, syncs and scopes', () => {
+  const refused = async (status: number, body: unknown) => {
+    const kis = client(mockFetch(() => json(body, status)).fetch, { maxRetries: 0 });
+    return kis.identity.me().catch((e: unknown) => e);
+  };
+
+  it('a 402 FEATURE_NOT_AVAILABLE is a FeatureUnavailableError naming the plan', async () => {
+    const err = (await refused(402, {
+      error_code: 'FEATURE_NOT_AVAILABLE',
+      detail: 'This feature requires the Business plan.',
+      required_tier: 'business',
+    })) as FeatureUnavailableError;
+    expect(FeatureUnavailableError.isInstance(err)).toBe(true);
+    expect(err).toMatchObject({ reason: 'plan', requiredTier: 'business', status: 402 });
+    expect(err.message).toContain('business plan');
+  });
+
+  it('a 403 says why: limited key, role, permission', async () => {
+    const limited = (await refused(403, {
+      detail: 'Access denied. User has limited permissions.',
+    })) as PermissionDeniedError;
+    expect(limited.reason).toBe('limited-key');
+    const role = (await refused(403, {
+      detail: 'Access denied. User is not a curator or admin.',
+    })) as PermissionDeniedError;
+    expect(role.reason).toBe('not-curator-or-admin');
   });
 });

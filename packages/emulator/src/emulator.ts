@@ -1,18 +1,36 @@
 import { setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
-import type { DeployedLine, Profile, ServerKind } from '@kis/rules';
+import {
+  DEFAULT_EDITION,
+  DEFAULT_INDEX_BACKEND,
+  type DeployedLine,
+  EDITIONS,
+  type Edition,
+  INDEX_BACKENDS,
+  type IndexBackend,
+  KIND_RELEASES,
+  type Profile,
+  parseReleaseNumber,
+  type ServerKind,
+} from '@kis/rules';
 import { createApp } from './internal/app.js';
 import { checkKeyFormat, generateKey, type KeyIdentity, KeyRing } from './internal/auth.js';
 import { Capacity } from './internal/capacity.js';
+import { DocumentReaders } from './internal/document-readers.js';
 import { type FaultPlan, parseFaults, seededRandom } from './internal/faults.js';
+import { IndexFaults } from './internal/index-faults.js';
+import { IndexWriter } from './internal/index-writer.js';
 import { Indexer, type IndexerControl, type IndexerOptions } from './internal/indexer.js';
+import { registerStartedKeys } from './internal/key-accounts.js';
 import { OutageSwitch } from './internal/outage.js';
 import { parseProfile, parseRelease, profileSpec, serverKind } from './internal/profile.js';
 import { credentialSummary, type StateViewOptions, stateView } from './internal/state-view.js';
 import { EmulatorStats, type StatsView } from './internal/stats.js';
+import type { AccountRecord } from './internal/store/accounts.js';
 import type { ApiKeyRecord } from './internal/store/api-keys.js';
 import type { ConnectorRecord } from './internal/store/connectors.js';
+import type { DocumentSetRecord } from './internal/store/document-sets.js';
 import type { DocumentRecord, DocumentSummary, IndexCounts } from './internal/store/documents.js';
 import type { UserFileRecord } from './internal/store/files.js';
 import type { GroupRecord } from './internal/store/groups.js';
@@ -25,7 +43,14 @@ import {
   PairTasks,
   type PairTasksControl,
 } from './internal/tasks/pair-tasks.js';
+import {
+  type DocumentAccess,
+  type ModelSwitchControl,
+  type SabotageControl,
+  TrustControls,
+} from './internal/trust-controls.js';
 import { loadSpec, SpecValidators } from './internal/validation.js';
+import { Visibility } from './internal/visibility.js';
 import { packageVersion } from './version.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -56,6 +81,20 @@ export interface EmulatorOptions {
    * line's answers) or `v4.6.1` (keys with roles, release 4.6.1's answers; `4.6.1` is read too).
    */
   release?: DeployedLine;
+  /**
+   * The edition played: `enterprise` (the default on both profiles: user groups, and groups in
+   * documents' access), `enterprise-below-business` (402 on the user-group routes and key
+   * creation) or `community` (no user-group routes: 404; group links ignored in access).
+   */
+  edition?: Edition;
+  /**
+   * With the `deployed` profile, the release number played where facts depend on it, and
+   * answered by `GET /version` (e.g. `3.2.16`: `already_existed` inverted; `3.3.0`: no hash gate).
+   * Default: the line's (`4.6.1`, or the newest for the main line).
+   */
+  serverVersion?: string;
+  /** The index played where they differ: `vespa` (default) or `opensearch`. */
+  indexBackend?: IndexBackend;
   /** Largest accepted request body, in bytes (413 above). Default 10 MiB. */
   maxBodyBytes?: number;
   /** Added service time per ingestion request, in milliseconds. Default 0. */
@@ -78,9 +117,10 @@ export interface EmulatorOptions {
   /** The background indexing worker's settings. */
   indexing?: IndexerOptions;
   /**
-   * The background work on pairs: how index attempts end (`outcome`: `succeed`, `fail`, `hang`,
+   * The background work: how index attempts end (`outcome`: `succeed`, `fail`, `hang`,
    * `errors`), how long they wait and run (`startDelayMs` 100, `durationMs` 1000), how long a
-   * prune runs (`pruneMs` 500), and `paused` to start without the timer (tests then `tick()`).
+   * prune runs (`pruneMs` 500), a set's or group's sync (`syncMs` 1000) and one port of a model
+   * switch (`portMs` 500), and `paused` to start without the timer (tests then `tick()`).
    */
   tasks?: PairTaskOptions;
   /**
@@ -119,8 +159,18 @@ export interface EmulatorState {
   files(): UserFileRecord[];
   /** A pair's index attempts, newest first. */
   indexAttempts(ccPairId: number): IndexAttemptRecord[];
-  /** The user groups (the main line's key model): `Admin` 1, `Basic` 2, `Curators` 3. */
+  /** The user groups: `Admin` 1, `Basic` 2, `Curators` 3, then those made through the API. */
   groups(): GroupRecord[];
+  /** The document sets, with their pairs and sync state (deleted ones until their sync). */
+  documentSets(): DocumentSetRecord[];
+  /** The accounts of the keys (started and created): ids, names, e-mails. */
+  accounts(): AccountRecord[];
+  /**
+   * A document's readers and set names as the PRESENT index holds them (what decides who finds
+   * it), beside what its pairs would stamp now, its chunk count, hidden flag, boost and
+   * embeddings; undefined when it is not stored.
+   */
+  documentAccess(id: string): DocumentAccess | undefined;
   /** The keys made with `createApiKey` (never the keys themselves). */
   apiKeys(): ApiKeyRecord[];
   indexing(): IndexCounts;
@@ -148,12 +198,20 @@ export interface Emulator {
   readonly release: DeployedLine | undefined;
   /** The kind of server whose answers it gives: `seed`, `main` or `v4.6.1`. */
   readonly kind: ServerKind;
+  /** The edition it plays. */
+  readonly edition: Edition;
+  /** The release number it plays for release-dependent facts; undefined: the newest. */
+  readonly serverVersion: string | undefined;
   /** What `GET /version` answers as `backend_version`. */
   readonly version: string;
   readonly state: EmulatorState;
   readonly indexer: IndexerControl;
   /** The background work on pairs: index attempts (and how they end), prunes, deletions. */
   readonly tasks: PairTasksControl;
+  /** Sabotage for tests: chunks dropped, a pair's access changed, index writes failing, syncs stuck. */
+  readonly sabotage: SabotageControl;
+  /** An embedding-model switch, started and finished by tests. */
+  readonly modelSwitch: ModelSwitchControl;
   /** The counters of `GET /_emulator/stats`. */
   stats(): StatsView;
   /** Refuses connections for `forMs` (after `afterMs`, default 0); resolves when it serves again. */
@@ -183,7 +241,30 @@ function checkOptions(options: EmulatorOptions): void {
     }
   }
   if (options.adminKey !== undefined) checkKeyFormat(options.adminKey, 'adminKey');
-  parseRelease(options.release, parseProfile(options.profile, 'profile'), 'release');
+  const profile = parseProfile(options.profile, 'profile');
+  parseRelease(options.release, profile, 'release');
+  if (options.edition !== undefined && !EDITIONS.includes(options.edition)) {
+    throw new RangeError(
+      `edition must be one of ${EDITIONS.join(', ')} (got ${JSON.stringify(options.edition)})`,
+    );
+  }
+  if (options.indexBackend !== undefined && !Object.hasOwn(INDEX_BACKENDS, options.indexBackend)) {
+    throw new RangeError(
+      `indexBackend must be one of ${Object.keys(INDEX_BACKENDS).join(', ')} (got ${JSON.stringify(options.indexBackend)})`,
+    );
+  }
+  if (options.serverVersion !== undefined) {
+    if (profile !== 'deployed') {
+      throw new RangeError(
+        'serverVersion needs the deployed profile (the seed profile plays no release)',
+      );
+    }
+    if (parseReleaseNumber(options.serverVersion) === undefined) {
+      throw new RangeError(
+        `serverVersion must be a release number such as 3.2.16 (got ${JSON.stringify(options.serverVersion)})`,
+      );
+    }
+  }
 }
 
 function createdKeyIdentity(store: Store, digest: string): KeyIdentity | undefined {
@@ -199,6 +280,8 @@ function taskTiming(options: EmulatorOptions) {
     startDelayMs: options.tasks?.startDelayMs ?? DEFAULT_TIMING.startDelayMs,
     durationMs: options.tasks?.durationMs ?? DEFAULT_TIMING.durationMs,
     pruneMs: options.tasks?.pruneMs ?? DEFAULT_TIMING.pruneMs,
+    syncMs: options.tasks?.syncMs ?? DEFAULT_TIMING.syncMs,
+    portMs: options.tasks?.portMs ?? DEFAULT_TIMING.portMs,
     deletionDelayMs: options.deletionDelayMs ?? DEFAULT_DELETION_DELAY_MS,
   };
 }
@@ -214,37 +297,64 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const profile = parseProfile(options.profile, 'profile');
   const release = parseRelease(options.release, profile, 'release');
   const kind = serverKind(profile, release);
-  const version = `kis-emulator ${packageVersion()} (${profile}${release === 'v4.6.1' ? `, release ${release.slice(1)}` : ''})`;
+  const edition = options.edition ?? DEFAULT_EDITION[profile];
+  const indexBackend = options.indexBackend ?? DEFAULT_INDEX_BACKEND;
+  const played = options.serverVersion?.replace(/^v/, '');
+  const serverVersion = played ?? KIND_RELEASES[kind];
+  const version =
+    played === undefined
+      ? `kis-emulator ${packageVersion()} (${profile}${release === 'v4.6.1' ? `, release ${release.slice(1)}` : ''})`
+      : `v${played}`;
   const now = options.now ?? (() => new Date());
   const validators = new SpecValidators(profileSpec(loadSpec(options.specPath), profile), {
     missingInput: profile === 'deployed',
   });
-  const store = new Store({ path: dbPath, now });
+  const store = new Store({ path: dbPath, now, version: serverVersion });
   const logError =
     options.logError ?? ((error: unknown) => console.error('kis-emulator: internal error', error));
+  const stats = new EmulatorStats();
+  const faults = typeof options.faults === 'string' ? parseFaults(options.faults) : options.faults;
+  const random = seededRandom(options.seed ?? Math.floor(Math.random() * 2 ** 32));
+  const indexFaults = new IndexFaults(faults?.rates['index-fail'] ?? 0, random, () =>
+    stats.fault('index-fail'),
+  );
   let keys: KeyRing;
   let indexer: Indexer;
   let tasks: PairTasks;
+  let readers: DocumentReaders;
+  let writer: IndexWriter;
   try {
     keys = new KeyRing({ adminKey, userKeys, curatorKeys }, (d) => createdKeyIdentity(store, d));
-    indexer = new Indexer(store, options.indexing);
-    tasks = new PairTasks(store, now, taskTiming(options), options.tasks, logError);
+    registerStartedKeys(store, keys, kind);
+    readers = new DocumentReaders(store, edition);
+    writer = new IndexWriter(store, readers);
+    indexer = new Indexer(store, writer, options.indexing);
+    tasks = new PairTasks(store, writer, now, taskTiming(options), options.tasks, logError);
   } catch (error) {
     store.close();
     throw error;
   }
-  tasks.poke(); // attempts, prunes and deletions a previous run left going
-  const stats = new EmulatorStats();
+  tasks.poke(); // attempts, prunes, deletions, syncs and ports a previous run left going
+  const trust = new TrustControls(store, readers, tasks, indexFaults);
+  const resetAll = (): void => {
+    store.reset();
+    registerStartedKeys(store, keys, kind);
+    indexFaults.setTargets([]);
+    tasks.reset();
+  };
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal); // one listener per stalled answer (--faults slow)
   const capacity =
     options.capacity === undefined
       ? undefined
       : new Capacity(options.capacity, options.queue ?? options.capacity);
-  const faults = typeof options.faults === 'string' ? parseFaults(options.faults) : options.faults;
   let outages: OutageSwitch | undefined;
   const statsView = (): StatsView =>
-    stats.view(capacity, outages?.view() ?? { active: false, outages: 0, last_ended_at: null });
+    stats.view(
+      capacity,
+      outages?.view() ?? { active: false, outages: 0, last_ended_at: null },
+      store.documents.embeddingTotal,
+    );
   let app: ReturnType<typeof createApp>;
   try {
     app = createApp({
@@ -264,12 +374,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       logError,
       load: {
         faults,
-        random: seededRandom(options.seed ?? Math.floor(Math.random() * 2 ** 32)),
+        random,
         capacity,
         stats,
         closing: shutdown.signal,
       },
       stats: statsView,
+      reset: resetAll,
+      edition,
+      serverVersion,
+      indexBackend,
+      visibility: new Visibility(store, edition),
+      writer,
+      indexFaults,
+      trust,
     });
   } catch (error) {
     tasks.close();
@@ -339,6 +457,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     indexAttempts: (id) =>
       store.indexAttempts.pageOfPair(id, 0, store.indexAttempts.countOfPair(id) || 1),
     groups: () => store.groups.list(),
+    documentSets: () => store.documentSets.list(),
+    accounts: () => store.accounts.list(),
+    documentAccess: (id) => trust.documentAccess(id),
     apiKeys: () => store.apiKeys.list(),
     indexing: () => store.documents.indexCounts(),
     snapshot: (o) =>
@@ -347,10 +468,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         fullDocuments: o?.fullDocuments ?? false,
         documentLimit: o?.documentLimit ?? 1000,
       }),
-    reset: () => {
-      store.reset();
-      tasks.reset();
-    },
+    reset: resetAll,
   };
 
   return {
@@ -365,10 +483,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     profile,
     release,
     kind,
+    edition,
+    serverVersion,
     version,
     state,
     indexer,
     tasks,
+    sabotage: trust.sabotage,
+    modelSwitch: trust.modelSwitch,
     stats: statsView,
     outage: (forMs, afterMs = 0) => outageSwitch.schedule(afterMs, forMs),
     close,

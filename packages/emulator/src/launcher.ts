@@ -2,7 +2,15 @@
 // flags (same names, same defaults, same checks) and one parser from flag values to
 // `EmulatorOptions`. Each launcher keeps its own output; the ready report is shared too.
 import { resolve } from 'node:path';
-import { PROFILES } from '@kis/rules';
+import {
+  DEFAULT_INDEX_BACKEND,
+  EDITIONS,
+  type Edition,
+  INDEX_BACKENDS,
+  type IndexBackend,
+  PROFILES,
+  parseReleaseNumber,
+} from '@kis/rules';
 import { DEFAULT_MAX_BODY_BYTES, type Emulator, type EmulatorOptions } from './emulator.js';
 import { checkKeyFormat } from './internal/auth.js';
 import { FaultSpecError, parseFaults } from './internal/faults.js';
@@ -31,6 +39,10 @@ export const EMULATOR_DEFAULTS = Object.freeze({
   attempts: 'succeed',
   attemptMs: DEFAULT_TIMING.durationMs,
   indexIntervalMs: 5,
+  edition: 'enterprise',
+  indexBackend: DEFAULT_INDEX_BACKEND,
+  syncMs: DEFAULT_TIMING.syncMs,
+  portMs: DEFAULT_TIMING.portMs,
 });
 
 export const EMULATOR_FLAGS: readonly EmulatorFlag[] = Object.freeze([
@@ -152,6 +164,36 @@ export const EMULATOR_FLAGS: readonly EmulatorFlag[] = Object.freeze([
     help: `milliseconds an index attempt runs (default ${EMULATOR_DEFAULTS.attemptMs})`,
   },
   {
+    name: 'edition',
+    key: 'edition',
+    value: 'NAME',
+    help: `edition to play: ${EDITIONS.join(', ')} (default ${EMULATOR_DEFAULTS.edition}; community: no user groups)`,
+  },
+  {
+    name: 'server-version',
+    key: 'serverVersion',
+    value: 'X.Y.Z',
+    help: 'with --profile deployed, the release number to play and answer on /version (e.g. 3.2.16: already_existed inverted)',
+  },
+  {
+    name: 'index-backend',
+    key: 'indexBackend',
+    value: 'NAME',
+    help: `index to play where they differ: ${Object.keys(INDEX_BACKENDS).join(' or ')} (default ${EMULATOR_DEFAULTS.indexBackend})`,
+  },
+  {
+    name: 'sync-ms',
+    key: 'syncMs',
+    value: 'N',
+    help: `milliseconds a document set's or user group's sync takes (default ${EMULATOR_DEFAULTS.syncMs})`,
+  },
+  {
+    name: 'port-ms',
+    key: 'portMs',
+    value: 'N',
+    help: `milliseconds one port of a model switch takes (default ${EMULATOR_DEFAULTS.portMs})`,
+  },
+  {
     name: 'log-requests',
     key: 'logRequests',
     help: 'print one line per request (method, path, status, time)',
@@ -241,6 +283,17 @@ function usage<T>(read: () => T): T {
   }
 }
 
+/** A value among `allowed`, or a usage error naming the flag. */
+function oneOf<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T | undefined {
+  if (value === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new EmulatorUsageError(`--${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+}
+
 function envList(value: string | undefined): string[] {
   return (value ?? '')
     .split(',')
@@ -296,7 +349,15 @@ export function emulatorLaunch(
       outcome,
       durationMs:
         integer('attempt-ms', text(values, 'attemptMs'), 0) ?? EMULATOR_DEFAULTS.attemptMs,
+      syncMs: integer('sync-ms', text(values, 'syncMs'), 0) ?? EMULATOR_DEFAULTS.syncMs,
+      portMs: integer('port-ms', text(values, 'portMs'), 0) ?? EMULATOR_DEFAULTS.portMs,
     },
+    edition: oneOf<Edition>('edition', text(values, 'edition'), EDITIONS),
+    indexBackend: oneOf<IndexBackend>(
+      'index-backend',
+      text(values, 'indexBackend'),
+      Object.keys(INDEX_BACKENDS) as IndexBackend[],
+    ),
     maxBodyBytes:
       integer('max-body-bytes', text(values, 'maxBodyBytes'), 1) ?? DEFAULT_MAX_BODY_BYTES,
     latencyMs: integer('latency-ms', text(values, 'latencyMs'), 0) ?? 0,
@@ -318,6 +379,18 @@ export function emulatorLaunch(
     );
   }
   if (adminKey !== undefined) options.adminKey = adminKey;
+  const serverVersion = text(values, 'serverVersion');
+  if (serverVersion !== undefined) {
+    if (profile !== 'deployed') {
+      throw new EmulatorUsageError('--server-version needs the deployed profile');
+    }
+    if (parseReleaseNumber(serverVersion) === undefined) {
+      throw new EmulatorUsageError(
+        `--server-version must be a release number such as 3.2.16 (got "${serverVersion}")`,
+      );
+    }
+    options.serverVersion = serverVersion;
+  }
   const origins = list(values, 'corsOrigin');
   if (origins.length > 0) options.corsOrigin = origins.length === 1 ? origins[0]! : origins;
   return { options, adminKeySource, logRequests: values.logRequests === true };
@@ -342,6 +415,8 @@ export function readyReport(
       url: emulator.url,
       profile: emulator.profile,
       release: emulator.release ?? null,
+      edition: emulator.edition,
+      server_version: emulator.serverVersion ?? null,
       admin_key: source === undefined ? emulator.adminKey : null,
       admin_key_source: source ?? 'generated',
       user_keys: emulator.userKeys.length,
@@ -353,6 +428,7 @@ export function readyReport(
       'kis-emulator ready',
       `  base URL:     ${emulator.baseUrl}`,
       `  profile:      ${emulator.profile}${releaseText(emulator)}`,
+      `  edition:      ${emulator.edition}`,
       source === undefined
         ? `  admin key:    ${emulator.adminKey}  (development key, new at each start)`
         : `  admin key:    (from ${source})`,

@@ -299,6 +299,61 @@ describe('kis-emulator --port N --db FILE', () => {
     }
   });
 
+  it('--edition community --server-version 3.2.16: no user groups, an old server on /version', async () => {
+    const running = await spawnBin([
+      '--port',
+      '0',
+      '--db',
+      ':memory:',
+      '--json',
+      '--profile',
+      'deployed',
+      '--edition',
+      'community',
+      '--server-version',
+      '3.2.16',
+      '--admin-key',
+      'bin-admin-key-ce',
+    ]);
+    children.push(running.child);
+    expect(running.ready).toMatchObject({ edition: 'community', server_version: '3.2.16' });
+    const base = running.ready.base_url;
+    expect(await (await fetch(`${base}/version`)).json()).toEqual({ backend_version: 'v3.2.16' });
+    const groups = await fetch(`${base}/manage/admin/user-group`, {
+      headers: { authorization: 'Bearer bin-admin-key-ce' },
+    });
+    expect(groups.status).toBe(404);
+    running.child.kill('SIGTERM');
+    await running.exited;
+  });
+
+  it('bad --edition and --server-version values are one-line usage errors', async () => {
+    const edition = await runBin(['--edition', 'gold', '--db', ':memory:']);
+    expect([edition.code, edition.stderr.split('\n')[0]]).toEqual([
+      2,
+      'kis-emulator: --edition must be one of community, enterprise, enterprise-below-business (got "gold")',
+    ]);
+    const seed = await runBin(['--server-version', '3.2.16', '--db', ':memory:']);
+    expect(seed.stderr.split('\n')[0]).toBe(
+      'kis-emulator: --server-version needs the deployed profile',
+    );
+    const bad = await runBin([
+      '--profile',
+      'deployed',
+      '--server-version',
+      'soon',
+      '--db',
+      ':memory:',
+    ]);
+    expect(bad.stderr.split('\n')[0]).toBe(
+      'kis-emulator: --server-version must be a release number such as 3.2.16 (got "soon")',
+    );
+    const help = await runBin(['--help']);
+    for (const flag of ['--edition NAME', '--server-version X.Y.Z', '--sync-ms N', '--port-ms N']) {
+      expect(help.stdout).toContain(flag);
+    }
+  });
+
   it('exits 2 with a clear message when the port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { servedOn } from '@kis/rules';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../src/index.js';
 import { spec } from './helpers.js';
@@ -33,6 +34,8 @@ describe('handlers', () => {
       try {
         for (const op of operations(spec)) {
           if (op.profiles !== undefined && !op.profiles.includes(profile)) continue;
+          // a route the kind of server lacks answers FastAPI's 404 (the rule book's servedOn)
+          if (!servedOn(emulator.kind, op.id)) continue;
           const r = await fetch(`${emulator.baseUrl}${op.path.replace(/\{[^}]+\}/g, '1')}`, {
             method: op.method.toUpperCase(),
             headers: { authorization: `Bearer ${emulator.adminKey}` },

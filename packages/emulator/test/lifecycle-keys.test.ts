@@ -97,10 +97,14 @@ describe('the main line: keys are service accounts in groups', () => {
 
   it('the seeded groups: Basic may check documents, Admin everything; Curators manage connectors', async () => {
     const s = await use('main');
-    expect(s.emulator.state.groups()).toEqual([
-      { id: ADMIN_GROUP_ID, name: 'Admin', grants: ['admin'] },
-      { id: BASIC_GROUP_ID, name: 'Basic', grants: ['basic'] },
-      { id: CURATORS_GROUP_ID, name: 'Curators', grants: ['manage:connectors'] },
+    expect(
+      s.emulator.state
+        .groups()
+        .map(({ id, name, grants, is_default }) => ({ id, name, grants, is_default })),
+    ).toEqual([
+      { id: ADMIN_GROUP_ID, name: 'Admin', grants: ['admin'], is_default: true },
+      { id: BASIC_GROUP_ID, name: 'Basic', grants: ['basic'], is_default: true },
+      { id: CURATORS_GROUP_ID, name: 'Curators', grants: ['manage:connectors'], is_default: false },
     ]);
     const basic = await newKey(s, { group_ids: [BASIC_GROUP_ID] });
     expect(basic.answer.groups).toEqual([{ id: 2, name: 'Basic' }]);

@@ -39,7 +39,7 @@ describe('--faults', () => {
       slowMs: 30_000,
     });
     expect(() => parseFaults('502=0.1')).toThrow(
-      "--faults item '502=0.1': unknown fault '502' (expected one of 503, 429, reset, reset-after-store, slow)",
+      "--faults item '502=0.1': unknown fault '502' (expected one of 503, 429, reset, reset-after-store, slow, index-fail)",
     );
     expect(() => parseFaults('503=lots')).toThrow(
       "--faults item '503=lots': the rate must be a number from 0 to 1 (got 'lots')",
@@ -117,7 +117,12 @@ describe('--faults', () => {
     await ingest(e, 'again');
     await ingest(e, 'again');
     await ingest(e, 'other');
-    expect(e.stats().ingestion).toEqual({ requests: 3, acknowledged: 2, resent_after_ack: 1 });
+    expect(e.stats().ingestion).toEqual({
+      requests: 3,
+      acknowledged: 2,
+      resent_after_ack: 1,
+      embeddings: expect.any(Number),
+    });
     const r = await fetch(`${e.url}/_emulator/stats`);
     expect(((await r.json()) as { ingestion: unknown }).ingestion).toEqual(e.stats().ingestion);
   });

@@ -123,6 +123,67 @@ INSERT INTO cc_pairs VALUES
   (3, 8, 0, 'Doomed', 'public', '[]', NULL, 'REGULAR', 'DELETING', '2026-01-03T00:00:00Z');
 `;
 
+// The tables version 5 changed, as version 4 wrote them: a pair's groups in a JSON column, groups
+// without sync state, documents without index columns (one indexed, which has no chunks yet).
+const VERSION_4 = `
+CREATE TABLE user_groups (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE,
+  grants TEXT NOT NULL);
+INSERT INTO user_groups VALUES (1, 'Admin', '["admin"]'), (2, 'Basic', '["basic"]'),
+  (3, 'Curators', '["manage:connectors"]');
+CREATE TABLE cc_pairs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  connector_id INTEGER NOT NULL,
+  credential_id INTEGER NOT NULL,
+  name TEXT,
+  access_type TEXT NOT NULL,
+  groups TEXT NOT NULL,
+  auto_sync_options TEXT,
+  processing_mode TEXT,
+  status TEXT NOT NULL DEFAULT 'ACTIVE',
+  in_repeated_error_state INTEGER NOT NULL DEFAULT 0,
+  indexing_trigger TEXT,
+  last_pruned TEXT,
+  pruning_since TEXT,
+  deletion_status TEXT,
+  deletion_since TEXT,
+  time_created TEXT NOT NULL,
+  UNIQUE (connector_id, credential_id)
+);
+INSERT INTO cc_pairs (id, connector_id, credential_id, name, access_type, groups, status,
+  time_created)
+VALUES (1, 0, 0, 'DefaultCCPair', 'public', '[]', 'ACTIVE', '2026-01-01T00:00:00Z'),
+  (2, 0, 5, 'Private', 'private', '[3]', 'ACTIVE', '2026-01-02T00:00:00Z');
+CREATE TABLE documents (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  semantic_identifier TEXT NOT NULL,
+  title TEXT,
+  source TEXT NOT NULL,
+  link TEXT,
+  sections TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  primary_owners TEXT,
+  secondary_owners TEXT,
+  doc_updated_at TEXT NOT NULL,
+  chunk_count INTEGER,
+  extra TEXT NOT NULL,
+  from_ingestion_api INTEGER NOT NULL,
+  content_hash TEXT NOT NULL,
+  index_state TEXT NOT NULL CHECK (index_state IN ('queued', 'indexed')),
+  queued_at TEXT NOT NULL,
+  indexed_at TEXT,
+  time_created TEXT NOT NULL,
+  time_updated TEXT NOT NULL
+);
+INSERT INTO documents VALUES (1, 'old-doc', 'Old', NULL, 'file', NULL,
+  '[{"text":"kept words"}]', '{}', NULL, NULL, '2026-01-02T00:00:00Z', NULL, '{}', 1, 'h',
+  'indexed', '2026-01-02T00:00:00Z', '2026-01-02T00:00:00Z', '2026-01-02T00:00:00Z',
+  '2026-01-02T00:00:00Z');
+CREATE TABLE document_pairs (cc_pair_id INTEGER NOT NULL, document_seq INTEGER NOT NULL,
+  PRIMARY KEY (cc_pair_id, document_seq)) WITHOUT ROWID;
+INSERT INTO document_pairs VALUES (1, 1);
+`;
+
 /** The schema version a database file holds. */
 function versionOf(path: string): unknown {
   const db = new Database(path, { readonly: true });
@@ -144,7 +205,7 @@ ${tables}`);
   return path;
 }
 
-/** Opens the database at `path` with an emulator, checks it, closes it: the file is then at 4. */
+/** Opens the database at `path` with an emulator, checks it, closes it: the file is then at 5. */
 async function upgrade(
   path: string,
   check: (emulator: Emulator) => Promise<void> | void,
@@ -156,7 +217,7 @@ async function upgrade(
   } finally {
     await emulator.close();
   }
-  expect(versionOf(path)).toBe('4');
+  expect(versionOf(path)).toBe('5');
 }
 
 describe('database schema', () => {
@@ -205,8 +266,28 @@ describe('database schema', () => {
     );
   });
 
+  it("upgrades a version-4 database on open: pairs' groups become links, documents are indexed anew", async () => {
+    await upgrade(database('v4.db', '4', VERSION_4), async (emulator) => {
+      expect(emulator.state.pairs().map((p) => [p.id, p.groups])).toEqual([
+        [1, []],
+        [2, [3]],
+      ]);
+      expect(emulator.state.groups().map((g) => [g.name, g.is_default])).toEqual([
+        ['Admin', true],
+        ['Basic', true],
+        ['Curators', false],
+      ]);
+      // the old document was queued again: the indexer writes its chunks into the new index
+      await emulator.indexer.idle();
+      expect(emulator.state.documentAccess('old-doc')).toMatchObject({
+        chunks: 1,
+        readers: ['PUBLIC'],
+      });
+    });
+  });
+
   it('refuses a database of another version, naming both', async () => {
     const path = database('v9.db', '9');
-    await expect(startEmulator({ dbPath: path })).rejects.toThrow(/schema version 9.*uses 4/);
+    await expect(startEmulator({ dbPath: path })).rejects.toThrow(/schema version 9.*uses 5/);
   });
 });

@@ -5,6 +5,23 @@
  */
 
 export { profileAcceptsAccessType } from './access-types.js';
+export {
+  DEFAULT_INDEX_BACKEND,
+  documentTags,
+  HIGHLIGHT,
+  INDEX_BACKENDS,
+  type IndexBackend,
+  includesHidden,
+  inRange,
+  isSampleQuery,
+  KEYWORD_HITS,
+  RANDOM_SAMPLE_CHUNKS,
+  type SearchFilterInput,
+  type TimeRange,
+  UNKNOWN_SEMANTIC_IDENTIFIER,
+  updatedRange,
+  utcTime,
+} from './admin-search.js';
 export { type Answer, DEFAULT_PROFILE, PROFILES, type Profile } from './answer.js';
 export type {
   ConnectorField,
@@ -12,6 +29,16 @@ export type {
   ConnectorFieldsTable,
   SourceFields,
 } from './connector-fields.js';
+export { contentHashInput, type HashedDocument } from './content-hash.js';
+export {
+  callerReaders,
+  documentReaders,
+  groupReader,
+  maySee,
+  type OwningPair,
+  PUBLIC_READER,
+  userReader,
+} from './document-access.js';
 export {
   DERIVED_ID_PREFIX,
   DocumentIdError,
@@ -20,6 +47,35 @@ export {
   rawDerivedId,
   storedDocumentId,
 } from './document-id.js';
+export {
+  DOCUMENT_SET_ANSWERS,
+  DOCUMENT_SET_TEXTS,
+  defaultGroupShareText,
+  duplicateSetNameText,
+  pairNotOwnedByGroupsText,
+  pairsNotOwnedByGroups,
+  type SetFacts,
+  type SetReader,
+  type SetRequest,
+  setDeleteRefusal,
+  setListed,
+  setNotFoundText,
+  setPermissions,
+  setWriteRefusal,
+  unknownSetPairText,
+} from './document-sets.js';
+export {
+  BUSINESS_TIER_OPERATIONS,
+  DEFAULT_EDITION,
+  EDITIONS,
+  type Edition,
+  ENTERPRISE_OPERATIONS,
+  editionRefusal,
+  enterpriseFeatureOf,
+  groupsGrantAccess,
+  isPlanRequired,
+  requiredTierOf,
+} from './editions.js';
 export {
   contentTypeOf,
   extensionOf,
@@ -43,6 +99,14 @@ export {
   SUCCESSFUL_ATTEMPT_STATUSES,
 } from './index-attempts.js';
 export {
+  alreadyExistedAnswer,
+  type IngestionDecision,
+  ingestionDecision,
+  REEMBED_RESETS,
+  type StoredVersion,
+  wasNewToIndex,
+} from './ingestion-outcomes.js';
+export {
   CURATOR_OR_ADMIN_ROLES,
   DEFAULT_GROUP_GRANTS,
   DEFAULT_KEY_ROLE,
@@ -50,6 +114,8 @@ export {
   groupKeyPermissions,
   isLimitedKey,
   KEY_ACCOUNT_TYPE,
+  keyAccountEmail,
+  releaseKeyPermissions,
   roleKeyGroup,
   roleKeyPermissions,
   UNGROUPED_KEY_PERMISSIONS,
@@ -67,6 +133,16 @@ export {
   seedPairNotFoundText,
 } from './lifecycle-answers.js';
 export {
+  inPortScope,
+  legacyIndexesSource,
+  legacyInstantDropsDocuments,
+  NO_REINDEX_PROGRESS,
+  SEARCH_SETTINGS_STATUSES,
+  SWITCHOVER_TYPES,
+  type SwitchoverType,
+  swapWaitsForPorts,
+} from './model-switch.js';
+export {
   accessFor,
   type MainGate,
   mainLineDenial,
@@ -75,6 +151,7 @@ export {
   permissionFor,
   type ReleaseGate,
   releaseDenial,
+  servedOn,
 } from './operation-access.js';
 export {
   DELETION_PHASES,
@@ -105,9 +182,29 @@ export {
   type ValidationItem,
   validationMessage,
 } from './profiles.js';
+export {
+  type AutoPruneFacts,
+  autoPruneDueAt,
+  fileConnectorDocumentId,
+  fileConnectorListing,
+  MIN_PRUNE_FREQ,
+  PRUNE_FREQ_ON_UPDATE,
+  type PruneListing,
+  PUSH_ONLY_SOURCE,
+  pruneListing,
+} from './pruning.js';
 export { pyRepr, pyStr } from './python.js';
 export { ROLES, type Role, roleAllows } from './roles.js';
 export { ROUTE_VARIANTS, type RouteGroup } from './routes.js';
+export { type ScopeRefusal, scopeRefusalOf } from './scope-refusals.js';
+export {
+  type Actor,
+  type Membership,
+  managedGroupIds,
+  managesAll,
+  mayEditPair,
+  type ScopedPair,
+} from './scoped-actors.js';
 export {
   isMaskedValue,
   MASK_EXEMPT_KEYS,
@@ -125,6 +222,17 @@ export {
   serverKindOf,
 } from './server-kinds.js';
 export {
+  compareReleases,
+  KIND_RELEASES,
+  parseReleaseNumber,
+  RELEASE_FACTS,
+  type ReleaseFact,
+  type ReleaseNumber,
+  type ReleaseRange,
+  releaseHas,
+  releaseRouteOf,
+} from './server-versions.js';
+export {
   DEFAULT_CC_PAIR_ID,
   DEFAULT_CREDENTIAL_ID,
   DEFAULT_CREDENTIAL_SOURCE,
@@ -135,3 +243,17 @@ export {
   SOURCE_RELEASES,
   SOURCES_WITHOUT_CREDENTIAL,
 } from './sources.js';
+export {
+  duplicateGroupNameText,
+  GROUP_SYNC_TRIGGERS,
+  type GroupChange,
+  type GroupFacts,
+  groupChangeRefusal,
+  groupListed,
+  groupNotFoundText,
+  groupWriteRefusal,
+  pairsNotFoundText,
+  USER_GROUP_ANSWERS,
+  USER_GROUP_TEXTS,
+  usersNotFoundText,
+} from './user-groups.js';

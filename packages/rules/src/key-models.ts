@@ -69,3 +69,26 @@ export function groupKeyPermissions(groupGrants: readonly (readonly string[])[])
 export function isLimitedKey(permissions: readonly string[]): boolean {
   return permissions.length === 0;
 }
+
+/**
+ * The e-mail of a key's account (`db/api_key.py:117-121`, `configs/constants.py:89-91`):
+ * `API_KEY__<name or Unnamed>@<account uuid><the server's key domain>`. It is what the documents'
+ * readers name when the key created their pair's credential.
+ */
+export function keyAccountEmail(name: string | null, userId: string, domain: string): string {
+  return `API_KEY__${name ?? 'Unnamed'}@${userId}${domain}`;
+}
+
+/**
+ * The permissions a release 4.6.1 key holds: the grants of the groups it belongs to (at creation
+ * the group its role joins, `roleKeyGroup`), and `write:chat` for a `limited` key
+ * (`db/permissions.py:41-47@v4.6.1`). With its creation groups only, this is `roleKeyPermissions`.
+ */
+export function releaseKeyPermissions(
+  role: UserRole,
+  groupGrants: readonly (readonly string[])[],
+): string[] {
+  const granted = new Set(groupGrants.flat());
+  if (role === 'limited') for (const p of UNGROUPED_KEY_PERMISSIONS) granted.add(p);
+  return [...granted].sort();
+}

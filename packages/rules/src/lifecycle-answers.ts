@@ -202,6 +202,27 @@ export const LIFECYCLE_ANSWERS = {
       ? coded(403, 'INSUFFICIENT_PERMISSIONS', LIFECYCLE_TEXTS.sharedPairDeletion)
       : undefined;
   },
+  /**
+   * Deleting an ingested document the caller may not edit every pair of (none left counts as
+   * not editable, admins included): refused on the main line; the other kinds do not check
+   * (undefined) (`ingestion.py:237-299`, `db/connector_credential_pair.py:480-492`).
+   */
+  documentPairsNotEditable(kind: ServerKind): Answer | undefined {
+    return kind === 'main'
+      ? coded(403, 'INSUFFICIENT_PERMISSIONS', LIFECYCLE_TEXTS.connectionNotFound)
+      : undefined;
+  },
+  /**
+   * The hidden flag or boost of a document that does not exist: 400 (modelled after deployed
+   * servers' admin routes; the notes do not detail them).
+   */
+  documentUpdateUnknown(documentId: string): Answer {
+    return detail(400, `No document found with ID: '${documentId}'`);
+  },
+  /** The hidden flag or boost was set (both routes say "boost", as servers do). */
+  documentUpdated(): Answer {
+    return { status: 200, body: { success: true, message: 'Updated document boost' } };
+  },
   /** `getDocumentSizeInfo`: the document is not (yet) indexed, or not visible (every kind). */
   documentNotIndexed(): Answer {
     return detail(404, LIFECYCLE_TEXTS.documentNotFound);

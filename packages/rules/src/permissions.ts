@@ -12,6 +12,13 @@ export const PERMISSIONS = Object.freeze({
   basic: 'basic',
   readConnectors: 'read:connectors',
   manageConnectors: 'manage:connectors',
+  /** Every document set in listings, shared or not. */
+  readDocumentSets: 'read:document_sets',
+  /** Creating, changing and deleting document sets; scoped: group managers, in their groups. */
+  manageDocumentSets: 'manage:document_sets',
+  readUserGroups: 'read:user_groups',
+  /** Creating and deleting user groups (global only); changing them (scoped too). */
+  manageUserGroups: 'manage:user_groups',
   /** Creating API keys; as strong as `admin`, since its holder may put a key in any group. */
   manageServiceAccountApiKeys: 'manage:service_account_api_keys',
   /** All a key in no group holds on the main line. */
@@ -23,6 +30,9 @@ export type KnownPermission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
 /** The tokens each token implies besides itself (`admin` implies all and is not listed). */
 export const IMPLIED_PERMISSIONS: Readonly<Record<string, readonly string[]>> = Object.freeze({
   'manage:connectors': Object.freeze(['read:connectors']),
+  // Inferred as for connectors: managing a kind of object includes reading it.
+  'manage:document_sets': Object.freeze(['read:document_sets']),
+  'manage:user_groups': Object.freeze(['read:user_groups']),
 });
 
 /**

@@ -161,6 +161,25 @@ describe('status, run once, prune and deletion', () => {
 });
 
 describe('documents and keys', () => {
+  it('an ingested document is deleted only by a key that edits every pair holding it (main line)', () => {
+    expect(LIFECYCLE_ANSWERS.documentPairsNotEditable('main')).toEqual(
+      coded(403, 'INSUFFICIENT_PERMISSIONS', "Connection not found for current user's permissions"),
+    );
+    expect(LIFECYCLE_ANSWERS.documentPairsNotEditable('v4.6.1')).toBeUndefined();
+    expect(LIFECYCLE_ANSWERS.documentPairsNotEditable('seed')).toBeUndefined();
+  });
+
+  it('hiding or boosting answers as servers do; an unknown document is 400', () => {
+    expect(LIFECYCLE_ANSWERS.documentUpdated()).toEqual({
+      status: 200,
+      body: { success: true, message: 'Updated document boost' },
+    });
+    expect(LIFECYCLE_ANSWERS.documentUpdateUnknown('d1')).toEqual({
+      status: 400,
+      body: { detail: "No document found with ID: 'd1'" },
+    });
+  });
+
   it('document checks answer 404 until indexed, 501 without a vector database', () => {
     expect(LIFECYCLE_ANSWERS.documentNotIndexed()).toEqual({
       status: 404,

@@ -4,9 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   accessFor,
+  keyAccountEmail,
   mainLineDenial,
   permissionFor,
   releaseDenial,
+  releaseKeyPermissions,
+  roleKeyPermissions,
+  servedOn,
+  USER_ROLES,
   type UserRole,
 } from '../src/index.js';
 
@@ -43,6 +48,27 @@ describe('the main line: a permission token per route', () => {
     ['ingestDocument', 'manage:connectors', false],
     ['listCredentials', 'manage:connectors', false],
     ['uploadProjectFiles', 'basic', false],
+    ['deleteIngestedDocument', 'manage:connectors', true],
+    ['adminSearch', 'admin', false],
+    ['getSecondarySearchSettings', 'basic', false],
+    ['getAllSearchSettings', 'basic', false],
+    ['getReindexProgress', 'admin', false],
+    ['listReindexErrors', 'admin', false],
+    ['setDocumentHidden', 'admin', false],
+    ['setDocumentBoost', 'admin', false],
+    ['listBoostedDocuments', 'admin', false],
+    ['createDocumentSet', 'manage:document_sets', true],
+    ['updateDocumentSet', 'manage:document_sets', true],
+    ['deleteDocumentSet', 'manage:document_sets', true],
+    ['listDocumentSets', 'basic', false],
+    ['listUserGroups', 'read:user_groups', true],
+    ['createUserGroup', 'manage:user_groups', false],
+    ['updateUserGroup', 'manage:user_groups', true],
+    ['addUserGroupUsers', 'manage:user_groups', true],
+    ['renameUserGroup', 'manage:user_groups', true],
+    ['updateUserGroupDocumentSets', 'manage:user_groups', true],
+    ['deleteUserGroup', 'manage:user_groups', false],
+    ['setUserGroupManager', 'manage:user_groups', true],
   ])('%s needs %s (scoped: %j)', (id, permission, scoped) => {
     expect(permissionFor(id)).toEqual({ permission, scoped });
   });
@@ -76,6 +102,27 @@ describe('the main line: a permission token per route', () => {
     expect(mainLineDenial(id, permissions)).toEqual(expected);
   });
 
+  it('scoped routes admit a key that manages a group; global ones do not', () => {
+    expect(mainLineDenial('updateUserGroup', ['basic'], true)).toBeUndefined();
+    expect(mainLineDenial('updateUserGroup', ['basic'], false)).toEqual(DENIED);
+    expect(mainLineDenial('createUserGroup', ['basic'], true)).toEqual(DENIED);
+    expect(mainLineDenial('createDocumentSet', ['basic'], true)).toBeUndefined();
+    expect(mainLineDenial('listUserGroups', ['manage:user_groups'])).toBeUndefined();
+    expect(mainLineDenial('listUserGroups', [], true)).toEqual(LIMITED);
+  });
+
+  it('which kind of server has which route: manager on the main line, set-curator on 4.6.1', () => {
+    expect(servedOn('main', 'setUserGroupManager')).toBe(true);
+    expect(servedOn('seed', 'setUserGroupManager')).toBe(true);
+    expect(servedOn('v4.6.1', 'setUserGroupManager')).toBe(false);
+    expect(servedOn('main', 'setUserGroupCurator')).toBe(false);
+    expect(servedOn('seed', 'setUserGroupCurator')).toBe(false);
+    expect(servedOn('v4.6.1', 'setUserGroupCurator')).toBe(true);
+    expect(servedOn('v4.6.1', 'updateUserGroupDocumentSets')).toBe(false);
+    expect(servedOn('v4.6.1', 'getReindexProgress')).toBe(true);
+    expect(servedOn('v4.6.1', 'frobnicate')).toBe(true);
+  });
+
   it('refuses to guess for an operation it does not know', () => {
     expect(() => mainLineDenial('frobnicate', ['admin'])).toThrow(
       'the rule book has no access rule for operation frobnicate',
@@ -103,7 +150,39 @@ describe('release 4.6.1: the role check, and a few permission checks', () => {
     ['getMe', 'curator', undefined],
     ['getMe', 'limited', undefined],
     ['getVersion', 'ext_perm_user', undefined],
+    ['adminSearch', 'admin', undefined],
+    ['adminSearch', 'basic', NOT_CURATOR],
+    ['createDocumentSet', 'basic', NOT_CURATOR],
+    ['listDocumentSets', 'basic', undefined],
+    ['getReindexProgress', 'basic', DENIED],
+    ['createUserGroup', 'admin', undefined],
+    ['renameUserGroup', 'basic', DENIED],
   ] as const)('%s with a %s key: %j', (id, role, expected) => {
     expect(releaseDenial(id, role as UserRole)).toEqual(expected);
+  });
+
+  it("a key's groups decide: a curator key added to Basic passes the curator check", () => {
+    expect(releaseDenial('createDocumentSet', 'curator', ['basic'])).toBeUndefined();
+    expect(releaseDenial('createDocumentSet', 'curator', [])).toEqual(LIMITED);
+    expect(releaseDenial('createUserGroup', 'curator', ['basic'])).toEqual(DENIED);
+  });
+
+  it("its permissions are its groups' grants; with its creation group, those of its role", () => {
+    const join = (role: UserRole) =>
+      role === 'admin' ? [['admin']] : role === 'basic' ? [['basic']] : [];
+    for (const role of USER_ROLES) {
+      expect(releaseKeyPermissions(role, join(role))).toEqual([...roleKeyPermissions(role)]);
+    }
+    expect(releaseKeyPermissions('curator', [['basic'], ['manage:connectors']])).toEqual([
+      'basic',
+      'manage:connectors',
+    ]);
+  });
+});
+
+describe("a key's account", () => {
+  it('is API_KEY__<name or Unnamed>@<uuid><domain>', () => {
+    expect(keyAccountEmail('ci', 'u-1', '.apikey.example')).toBe('API_KEY__ci@u-1.apikey.example');
+    expect(keyAccountEmail(null, 'u-1', '.d')).toBe('API_KEY__Unnamed@u-1.d');
   });
 });

@@ -321,6 +321,14 @@ describe('routes', () => {
       '/manage/admin/connector/{connector_id}/credential/{credential_id}',
     ]);
     expect(ROUTE_VARIANTS.upload).toEqual(['/user/projects/file/upload', '/user/file/upload']);
+    expect(ROUTE_VARIANTS.groupManager).toEqual([
+      '/manage/admin/user-group/{user_group_id}/manager',
+      '/manage/admin/user-group/{user_group_id}/set-curator',
+    ]);
+    expect(ROUTE_VARIANTS.groupDocumentSets).toEqual([
+      '/manage/admin/user-group/{user_group_id}/document-sets',
+      '/manage/admin/document-set',
+    ]);
   });
 });
 

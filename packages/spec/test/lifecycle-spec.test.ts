@@ -321,11 +321,15 @@ describe('who may call each operation', () => {
     );
   });
 
-  it("x-kis-role's deployed role agrees with release 4.6.1's check", () => {
+  it("x-kis-role's deployed role agrees with release 4.6.1's check (the main line's where 4.6.1 lacks the route)", () => {
     const roleOf = (id: string): string => {
-      const gate = accessFor(id)?.['v4.6.1'];
+      const rule = accessFor(id);
+      const gate = rule?.['v4.6.1'];
       if (gate?.kind === 'curator') return 'curator';
       if (gate?.kind === 'permission' && gate.permission === 'admin') return 'admin';
+      if (gate?.kind === 'absent' && rule?.main.kind === 'permission') {
+        return rule.main.scoped ? 'curator' : 'admin';
+      }
       return 'basic';
     };
     for (const { op } of operations) {

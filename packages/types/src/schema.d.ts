@@ -680,9 +680,11 @@ export interface paths {
         post?: never;
         /**
          * Delete an ingested document
-         * @description Removes a document that was created through the ingestion call. Unknown id: 404; a document not created through ingestion: 400.
+         * @description Removes a document that was created through the ingestion call, from every index (the current one and, during a model switch, the new one) and from the database with all its pair links, whichever pairs hold it. Unknown id: 404; a document not created through ingestion (a connector that indexed the same id later clears the flag): 400.
          *
-         *     Tag `Deployed-server extensions`: not part of the seed; deployed servers offer it under the same first path segment as ingestion and answer 200 with a JSON `null`; the id in the path is decoded once, with no second try with the raw id (`docs/deployed-servers.md`, "Ingestion").
+         *     The checks in order: the key's rights (release 4.6.1: curator or admin; the main line: `manage:connectors`, group managers too), the document (404), the ingestion flag (400), then on the main line only edit rights on every pair holding the document: 403 `INSUFFICIENT_PERMISSIONS` "Connection not found for current user's permissions", also for an admin when no pair holds it any more. Servers without a vector database answer 501.
+         *
+         *     Tag `Deployed-server extensions`: not part of the seed; deployed servers offer it under the same first path segment as ingestion and answer 200 with a JSON `null`; the id in the path is decoded once, with no second try with the raw id, so encode the stored id once more, and an id holding `/` cannot be deleted this way (`docs/deployed-servers.md`, "Ingestion").
          */
         delete: operations["deleteIngestedDocument"];
         options?: never;
@@ -735,6 +737,8 @@ export interface paths {
          * Whether a document is indexed, with its chunks and tokens
          * @description Reads the vector index for the document with this exact id, as the caller may see it (public documents, documents naming the key's account, and documents of its groups), and answers its number of chunks and tokens. 404 "Document not found" until the document's chunks are written: after its indexing batch (for ingestion, after the call on servers that index inside it), and for a document the caller may not see. Servers running without a vector database answer 501.
          *
+         *     Visibility is the readers the index holds for the document, computed from the pairs holding it when it was last indexed or synced: public pairs, the creator of each pair's credential, and (enterprise edition) the pairs' groups; no admin bypass, so 404 means "not visible to this key", not "absent". Only the current index is read (during a model switch, not the new one). Hidden documents: a Vespa index answers them, an OpenSearch index does not (`docs/deployed-servers.md`, "Who sees a document").
+         *
          *     The same in release 4.6.1 and on the main line: the permission `basic` (admin and basic keys pass; a key without it, such as a main-line key in no group, is 403 `INSUFFICIENT_PERMISSIONS`). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
          */
         get: operations["getDocumentSizeInfo"];
@@ -766,7 +770,7 @@ export interface paths {
         };
         /**
          * Read one indexed chunk of a document
-         * @description Reads one chunk of the document with this exact id from the vector index, as the caller may see it, and answers its text and number of tokens. 404 "Chunk not found" for a chunk that is not (yet) indexed or that the caller may not see. Servers running without a vector database answer 501.
+         * @description Reads one chunk of the document with this exact id from the vector index, as the caller may see it, and answers its text and number of tokens. 404 "Chunk not found" for a chunk that is not (yet) indexed or that the caller may not see. Servers running without a vector database answer 501. Visibility and the index read are those of `getDocumentSizeInfo`; the chunk numbers are those `adminSearch` answers in `chunk_ind`.
          *
          *     The same in release 4.6.1 and on the main line: the permission `basic` (admin and basic keys pass; a key without it is 403 `INSUFFICIENT_PERMISSIONS`). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Operating connectors").
          */
@@ -915,6 +919,406 @@ export interface paths {
         get: operations["getVersion"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keyword search of the index, as an admin reads it
+         * @description Searches the current index for `query` without any language model. A non-empty query is pure keyword retrieval of at most 50 chunks, hidden documents included; an empty (or whitespace-only) query is a random sample of at most 10 chunks without hidden documents, so it cannot prove that one given document exists. Chunks come best first and each document appears once, with its best chunk: no paging, no total.
+         *
+         *     The answer is filtered by the caller's own access, admins too: public documents, documents whose pairs' credential the key's account created, and (enterprise edition) documents of its groups. A key sees a private pair's documents only that way. `filters` narrows further by source, document-set name, tag and time. During a model switch only the current index is searched.
+         *
+         *     Release 4.6.1 needs a curator or admin key; the main line the permission `admin`. Servers without a vector database answer 501. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Is a document searchable?").
+         */
+        post: operations["adminSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search-settings/get-secondary-search-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The settings of a model switch in progress, or null
+         * @description `null` when no embedding-model switch is in progress; else the new settings being built (`switchover_type`, `use_port_flow`...). During a switch, searches and document checks read the current index only, and pushes write both indexes. Check it before bulk pushes. The permission `basic` on both lines. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Model switch").
+         */
+        get: operations["getSecondarySearchSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search-settings/get-all-search-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current settings and those of a switch in progress
+         * @description The settings of the current index, and those of the index a model switch builds (null when none). The permission `basic` on both lines. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Model switch").
+         */
+        get: operations["getAllSearchSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search-settings/reindex-progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How far the ports of a model switch are
+         * @description Counts the ports of the switch in progress (one per in-scope pair, the push-only pairs included, and one per user-file owner): waiting, in progress, completed, failed, paused. All 0 when no port runs (no switch, or a legacy switch). Since v4.5.0; older servers answer 404. The permission `admin`. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Model switch").
+         */
+        get: operations["getReindexProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search-settings/reindex-errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ports of a model switch that failed or are paused
+         * @description The ports of the switch in progress whose latest attempt failed (retried automatically) or is paused (an operator resumes it); `[]` when no port runs. Since v4.5.0. The permission `admin`. The fields are modelled after deployed servers' source; the notes name the route only. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Model switch").
+         */
+        get: operations["listReindexErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/doc-hidden": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hide a document from ordinary search, or show it again
+         * @description Sets the document's `hidden` flag in the database and the index. Admin keyword search still finds hidden documents; random samples and chat search leave them out. A push that re-embeds the document resets the flag to false; a push skipped as unchanged leaves it.
+         *
+         *     Answers `{"success": true, "message": "Updated document boost"}` (sic). An unknown document, or one the caller may not edit, is 400. Release 4.6.1 needs a curator or admin key (curators: documents of pairs they may edit). The notes name no main-line permission for this route, so kis models it conservatively as `admin`. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Is a document searchable?").
+         */
+        post: operations["setDocumentHidden"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/doc-boosts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Documents ranked by their boost
+         * @description Up to `limit` documents ordered by boost, ascending or descending, with their `hidden` flag; a curator sees the documents of pairs it may edit. The route is modelled conservatively from deployed servers' admin routes (the notes do not detail boosts): release 4.6.1 needs a curator or admin key; kis models the main line as needing `admin`. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Is a document searchable?").
+         */
+        get: operations["listBoostedDocuments"];
+        put?: never;
+        /**
+         * Set a document's boost
+         * @description Sets the document's boost (0 by default), which raises or lowers it in search results. A push that re-embeds the document resets the boost; a skipped push leaves it. Answers `{"success": true, "message": "Updated document boost"}`; an unknown document, or one the caller may not edit, is 400. Modelled conservatively from deployed servers' admin routes (the notes do not detail boosts): release 4.6.1 needs a curator or admin key; kis models the main line as needing `admin`. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Is a document searchable?").
+         */
+        post: operations["setDocumentBoost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/document-set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a document set
+         * @description Creates a set of pairs whose documents searches can be narrowed to (by the set's name). Answers the new id, bare. The set starts with `is_up_to_date` false until the server's sync stamped its name on its documents (documents indexed from now on carry it at once); poll `listDocumentSets` before the next change, which is refused meanwhile.
+         *
+         *     Validation on both lines: at least one pair or federated connector, unique names, and a non-public set's private pairs each linked to every listed group (400). The community edition refuses `users` and `groups`; the main line refuses the seeded groups. Who may: the main line's `manage:document_sets`, or a group manager for a non-public set whose groups it all manages, with pairs it reaches (403 otherwise); release 4.6.1 a curator or admin (curators: a public set, or one naming groups they curate; 400 otherwise). Errors: the main line `error_code` `VALIDATION_ERROR` (400) and `INSUFFICIENT_PERMISSIONS` (403), release 4.6.1 `{"detail"}`. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Document sets").
+         */
+        post: operations["createDocumentSet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace a document set
+         * @description A full replace of the set `id`: name, description, privacy, pairs, users, groups and federated connectors. Answers `null`; the set is then not up to date until the sync re-stamped the documents of its old and new pairs. Refused with 400 while the set syncs ("Cannot update document set while it is syncing. ..."). The same validation and scope rules as `createDocumentSet`; an unknown id is 404 (main line `DOCUMENT_SET_NOT_FOUND`). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Document sets").
+         */
+        patch: operations["updateDocumentSet"];
+        trace?: never;
+    };
+    "/manage/admin/document-set/{document_set_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the document set.
+                 * @example 7
+                 */
+                document_set_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a document set
+         * @description Removes the set's pair links and marks it not up to date; the set stays listed (no pairs) until the server's sync re-stamped its documents and removed it: done means absent from `listDocumentSets`. Answers `null`. Refused with 400 while the set syncs. The main line lets only global `manage:document_sets` holders, or the creator of a private set in no group, delete ("Deleting a shared document set is restricted to administrators.", 403); release 4.6.1 curators their sets. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Document sets").
+         */
+        delete: operations["deleteDocumentSet"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/document-set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the document sets the caller may use or edit
+         * @description With `get_editable=false` (the default): every set for global readers (`read:document_sets`, admins), else public sets and sets shared with one of the caller's groups (the main line adds the sets the caller may edit). With `get_editable=true`: the sets the caller may edit (group managers: private sets of their groups and their own groupless ones; release 4.6.1 curators: sets of their groups and their own). Not paged. A deleted set stays listed until its sync removes it. The permission `basic` on both lines. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "Document sets").
+         */
+        get: operations["listDocumentSets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/user-group": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List user groups
+         * @description The user groups (enterprise edition). Global readers (the main line's `read:user_groups`, release 4.6.1's admins) see every group, the seeded `Admin` and `Basic` only with `include_default=true`; group managers (curators on release 4.6.1) see the groups they manage. Not paged. A server without the enterprise edition answers 404 `{"detail": "Not Found"}`, one below the Business plan 402. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "User groups").
+         */
+        get: operations["listUserGroups"];
+        put?: never;
+        /**
+         * Create a user group
+         * @description Creates a group with its members and pairs (enterprise edition). The pairs' documents then name the group in their access once the server's sync re-stamped them (`is_up_to_date`); members are read at query time. A duplicate name is 409 `DUPLICATE_RESOURCE` on the main line, 400 on release 4.6.1. Needs the main line's global `manage:user_groups`, or an admin on release 4.6.1. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "User groups").
+         */
+        post: operations["createUserGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/user-group/rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a user group
+         * @description Renames the group. Documents carry the group's name in their access, so the group is not up to date (and its members may not see its documents by the new name) until the server's sync re-stamped them. 409 while the group syncs, and for the main line's seeded groups. The main line lets managers rename their groups; release 4.6.1 needs an admin. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "User groups").
+         */
+        patch: operations["renameUserGroup"];
+        trace?: never;
+    };
+    "/manage/admin/user-group/{user_group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the user group.
+                 * @example 4
+                 */
+                user_group_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user group
+         * @description Marks the group up for deletion and not up to date; the server's sync re-stamps the documents of its pairs, then removes it. Answers `null`. 404 while the group syncs; the main line's seeded groups are 409. Needs the main line's global `manage:user_groups`, an admin on release 4.6.1. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "User groups").
+         */
+        delete: operations["deleteUserGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace a user group's members and pairs
+         * @description A full replace of the group's members and pairs. A change of pairs makes the group not up to date until the sync re-stamped the documents of its old and new pairs (the pairs removed keep a link that is no longer current meanwhile); members alone change nothing to sync. This is the only call that changes a pair's groups after its association. 404 for an unknown group, unknown users, and while the group syncs. The main line: `manage:user_groups`, or a manager of the group, who attaches only private pairs it reaches and may not drop itself; the seeded groups take no pairs (409) and members only from admins (403). Release 4.6.1: curators of the group (403 "Curators cannot control groups they don't curate"). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "User groups").
+         */
+        patch: operations["updateUserGroup"];
+        trace?: never;
+    };
+    "/manage/admin/user-group/{user_group_id}/add-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the user group.
+                 * @example 4
+                 */
+                user_group_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add members to a user group
+         * @description Adds accounts to the group; they see its documents at once (membership is read at query time). 404 for an unknown group, unknown users, or while the group syncs. Who may: as `updateUserGroup` (a main-line manager may not add members to a group granting permissions it lacks). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "User groups").
+         */
+        post: operations["addUserGroupUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/user-group/{user_group_id}/document-sets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the user group.
+                 * @example 4
+                 */
+                user_group_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Share document sets with a user group (main line)
+         * @description Applies both lists in one call: the sets added are shared with the group, the sets removed no longer. An id in both lists is 400 `INVALID_INPUT`, an unknown set 404 `DOCUMENT_SET_NOT_FOUND`, a set that is syncing or a private set whose private pairs are not linked to the group 400 `INVALID_INPUT`. The sets changed go not up to date. Answers `null`. Main line only (`manage:user_groups` or a manager of the group); release 4.6.1 has no such route (404): there, change the set's `groups` with `updateDocumentSet`. Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "User groups").
+         */
+        patch: operations["updateUserGroupDocumentSets"];
+        trace?: never;
+    };
+    "/manage/admin/user-group/{user_group_id}/manager": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the user group.
+                 * @example 4
+                 */
+                user_group_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make a member a manager of a user group (main line)
+         * @description Makes the account a manager of the group, or no longer. Managers change the group's members, pairs, name and document sets within the group. Main line (`manage:user_groups`, or a manager of the group); release 4.6.1 has `setUserGroupCurator` instead (this route is 404 there). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "User groups").
+         */
+        put: operations["setUserGroupManager"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/admin/user-group/{user_group_id}/set-curator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the user group.
+                 * @example 4
+                 */
+                user_group_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a member a curator of a user group (release 4.6.1)
+         * @description Makes the account a curator of the group, or no longer: release 4.6.1's form of `setUserGroupManager` (curators of the group or admins). The main line has no such route (404). Tag `Deployed-server extensions`: not in the seed; this is what deployed servers offer (`docs/deployed-servers.md`, "User groups").
+         */
+        post: operations["setUserGroupCurator"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4703,6 +5107,486 @@ export interface components {
             /** @description Release label of the server, for example `v4.6.1`. */
             backend_version: string;
         };
+        /**
+         * SearchTag
+         * @description A tag filter: a document matches when its `metadata` has this key with this value (a list value gives one tag per item).
+         */
+        SearchTag: {
+            /** @description A key of the document's `metadata`. */
+            tag_key: string;
+            /** @description One of its values. */
+            tag_value: string;
+        };
+        /**
+         * TimeRange
+         * @description A time range of the search filters. Both ends are inclusive and optional; a date-time without an offset is UTC (`docs/deployed-servers.md`, "Is a document searchable?").
+         */
+        TimeRange: {
+            /**
+             * Format: date-time
+             * @description The earliest time matched, or null for no bound.
+             */
+            start?: string | null;
+            /**
+             * Format: date-time
+             * @description The latest time matched, or null for no bound.
+             */
+            end?: string | null;
+        };
+        /**
+         * SearchFilters
+         * @description Filters of a search (deployed servers' `BaseFilters`). Every field is optional and null means no filter; `{}` filters nothing. Groups of filters are ANDed with each other, the values inside one group ORed. Servers on a Vespa index ignore `created_at_range`; OpenSearch applies both ranges (`docs/deployed-servers.md`, "Is a document searchable?").
+         */
+        SearchFilters: {
+            /** @description Sources, any of. */
+            source_type?: components["schemas"]["DocumentSource"][] | null;
+            /** @description Document-set names (not ids), any of. */
+            document_set?: string[] | null;
+            /** @description Tags, any of. */
+            tags?: components["schemas"]["SearchTag"][] | null;
+            /** @description Creation times matched. */
+            created_at_range?: components["schemas"]["TimeRange"] | null;
+            /** @description Update times matched. */
+            updated_at_range?: components["schemas"]["TimeRange"] | null;
+            /**
+             * Format: date-time
+             * @description Legacy alias of `updated_at_range.start`, used only when `updated_at_range` gives no start.
+             */
+            time_cutoff?: string | null;
+        };
+        /**
+         * AdminSearchRequest
+         * @description Body of the admin keyword search.
+         */
+        AdminSearchRequest: {
+            /** @description Keywords. An empty or whitespace-only query switches to a random sample of at most 10 chunks, without hidden documents. */
+            query: string;
+            filters: components["schemas"]["SearchFilters"];
+        };
+        /**
+         * SearchDoc
+         * @description One document found by a search, with its best matching chunk. Not in the seed; this is what deployed servers answer (`docs/deployed-servers.md`, "Is a document searchable?").
+         */
+        SearchDoc: {
+            /** @description The stored id of the document. */
+            document_id: string;
+            /** @description Number of the matching chunk within the document (for `getChunkInfo`). */
+            chunk_ind: number;
+            /** @description The document's title shown in the interface (`Unknown` when it has none). */
+            semantic_identifier: string;
+            /** @description The link of the chunk's first section, or null. */
+            link?: string | null;
+            /** @description The start of the chunk's text. */
+            blurb: string;
+            source_type: components["schemas"]["SourceValue"];
+            /** @description The document's boost (0 by default). */
+            boost: number;
+            /** @description Whether an admin hid the document from ordinary search. */
+            hidden: boolean;
+            /** @description The document's metadata (its tags). */
+            metadata: {
+                [key: string]: string | string[];
+            };
+            /** @description The chunk's relevance score, or null. */
+            score?: number | null;
+            /** @description Whether a model judged the document relevant (null without one). */
+            is_relevant?: boolean | null;
+            /** @description Why, when a model judged it. */
+            relevance_explanation?: string | null;
+            /** @description Passages of the chunk with the matched words marked `<hi>...</hi>`. */
+            match_highlights: string[];
+            /**
+             * Format: date-time
+             * @description The document's update time.
+             */
+            updated_at?: string | null;
+            /** @description Names of its primary owners. */
+            primary_owners?: string[] | null;
+            /** @description Names of its secondary owners. */
+            secondary_owners?: string[] | null;
+            /** @description Always false here (web search results only). */
+            is_internet?: boolean;
+            /** @description The file store id of the document's file, if any. */
+            file_id?: string | null;
+        };
+        /**
+         * AdminSearchResponse
+         * @description The documents found: one entry per document (its best chunk), at most 50 chunks' worth, no paging and no total.
+         */
+        AdminSearchResponse: {
+            /** @description Best first. */
+            documents: components["schemas"]["SearchDoc"][];
+        };
+        /**
+         * SearchSettings
+         * @description The embedding and index settings of one index: the current one, or the new one a model switch builds. Deployed servers send more fields than listed; `api_key` is masked (`docs/deployed-servers.md`, "Model switch").
+         */
+        SearchSettings: {
+            /** @description The embedding model. */
+            model_name: string;
+            /** @description Dimensions of its vectors. */
+            model_dim?: number | null;
+            /** @description Whether vectors are normalised. */
+            normalize?: boolean | null;
+            /** @description Text put before queries. */
+            query_prefix?: string | null;
+            /** @description Text put before passages. */
+            passage_prefix?: string | null;
+            /** @description The embedding provider's address, if any. */
+            api_url?: string | null;
+            /** @description The embedding provider, or null for a local model. */
+            provider_type?: string | null;
+            /** @description The provider's key, masked. */
+            api_key?: string | null;
+            /** @description The name of the index these settings write. */
+            index_name: string;
+            /** @description Whether documents are chunked twice (mini-chunks). */
+            multipass_indexing?: boolean | null;
+            /** @description Precision of stored vectors (`float`, `bfloat16`). */
+            embedding_precision?: string | null;
+            /** @description Dimensions vectors are reduced to, if any. */
+            reduced_dimension?: number | null;
+            /**
+             * @description When the new index replaces the current one: `reindex` and `active_only` once every in-scope pair is ported, `instant` at once.
+             * @enum {string|null}
+             */
+            switchover_type?: "reindex" | "active_only" | "instant" | null;
+            /** @description True for switches since v4.4.0 (documents are copied, pushed ones included); false for the legacy flow, which skips push-only pairs. */
+            use_port_flow?: boolean | null;
+            /** @description Whether chunks get context from a model. */
+            enable_contextual_rag?: boolean | null;
+            /** @description The model configuration of contextual retrieval, if any. */
+            contextual_rag_model_configuration_id?: number | null;
+        };
+        /**
+         * AllSearchSettings
+         * @description The current settings and those of a switch in progress (null when none).
+         */
+        AllSearchSettings: {
+            current_settings: components["schemas"]["SearchSettings"];
+            /** @description The new settings a model switch builds, or null. */
+            secondary_settings: components["schemas"]["SearchSettings"] | null;
+        };
+        /**
+         * ReindexProgress
+         * @description How far the ports of a model switch are, counted in ports (one per in-scope pair and per user-file owner): all 0 when no port runs.
+         */
+        ReindexProgress: {
+            /** @description Ports in scope. */
+            total: number;
+            /** @description Not started. */
+            waiting: number;
+            /** @description Copying now. */
+            in_progress: number;
+            /** @description Succeeded. */
+            completed: number;
+            /** @description Failed (retried automatically). */
+            failed: number;
+            /** @description Paused until an operator resumes them. */
+            paused: number;
+        };
+        /**
+         * ReindexError
+         * @description A port of a model switch that needs attention: failed (retried) or paused. Exactly one of `cc_pair_id` and `user_id` is set; `name` is the connector's name or the user's e-mail.
+         */
+        ReindexError: {
+            /** @description What the port copies (a pair's documents, or a user's files). */
+            scope?: string;
+            /** @description The pair ported, for a pair's port. */
+            cc_pair_id?: number | null;
+            /** @description The user whose files are ported, for a user-file port. */
+            user_id?: string | null;
+            /** @description The connector's name, or the user's e-mail. */
+            name: string;
+            /** @description Why it failed. */
+            error_msg?: string | null;
+            /** @description True when paused (an operator resumes it); false when failed. */
+            paused: boolean;
+        };
+        /**
+         * HiddenUpdateRequest
+         * @description Hide a document from ordinary search, or show it again.
+         */
+        HiddenUpdateRequest: {
+            /** @description The stored id of the document. */
+            document_id: string;
+            /** @description True to hide it. */
+            hidden: boolean;
+        };
+        /**
+         * BoostDoc
+         * @description A document in the boost listing.
+         */
+        BoostDoc: {
+            /** @description The stored id of the document. */
+            document_id: string;
+            /** @description Its semantic identifier. */
+            semantic_id: string;
+            /** @description Its link, `""` when it has none. */
+            link: string;
+            /** @description Its boost. */
+            boost: number;
+            /** @description Whether it is hidden. */
+            hidden: boolean;
+        };
+        /**
+         * BoostUpdateRequest
+         * @description Set a document's boost, which raises (or lowers) it in search results.
+         */
+        BoostUpdateRequest: {
+            /** @description The stored id of the document. */
+            document_id: string;
+            /** @description The new boost; 0 is the default. */
+            boost: number;
+        };
+        /**
+         * FederatedConnectorRequest
+         * @description A federated connector a document set searches, and the entities it searches in it.
+         */
+        FederatedConnectorRequest: {
+            /** @description Id of the federated connector. */
+            federated_connector_id: number;
+            /** @description What to search in it (channels, spaces...), as the connector takes it. */
+            entities: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * DocumentSetCreationRequest
+         * @description A new document set. It needs at least one pair or federated connector; names are unique. A non-public set's private pairs must each be linked to every group listed (public and `sync` pairs pass). The community edition refuses non-empty `users` and `groups`; the main line refuses the seeded groups (`docs/deployed-servers.md`, "Document sets").
+         */
+        DocumentSetCreationRequest: {
+            /** @description Name of the set, unique. Searches filter by it. */
+            name: string;
+            /** @description What the set holds. */
+            description: string;
+            /** @description The pairs whose documents are in the set. */
+            cc_pair_ids: number[];
+            /** @description Whether every user may use the set. */
+            is_public: boolean;
+            /** @description Users a private set is shared with. */
+            users?: string[];
+            /** @description User groups a private set is shared with (enterprise edition). */
+            groups?: number[];
+            /** @description Federated connectors the set searches. */
+            federated_connectors?: components["schemas"]["FederatedConnectorRequest"][];
+        };
+        /**
+         * DocumentSetUpdateRequest
+         * @description A full replace of a document set: name, description, privacy, pairs, users, groups and federated connectors. Refused while the set syncs (`is_up_to_date` false).
+         */
+        DocumentSetUpdateRequest: {
+            /** @description Id of the set. */
+            id: number;
+            /** @description Name of the set, unique. */
+            name: string;
+            /** @description What the set holds. */
+            description: string;
+            /** @description The pairs whose documents are in the set. */
+            cc_pair_ids: number[];
+            /** @description Whether every user may use the set. */
+            is_public: boolean;
+            /** @description Users a private set is shared with. */
+            users: string[];
+            /** @description User groups a private set is shared with. */
+            groups: number[];
+            /** @description Federated connectors the set searches. */
+            federated_connectors?: components["schemas"]["FederatedConnectorRequest"][];
+        };
+        /**
+         * CcPairSummary
+         * @description A pair of a document set, as its summary lists it.
+         */
+        CcPairSummary: {
+            /** @description The pair's id. */
+            id: number;
+            /** @description The pair's name. */
+            name: string | null;
+            source: components["schemas"]["SourceValue"];
+            /** @description The pair's access type (`public`, `private`, `sync`). */
+            access_type: string;
+        };
+        /**
+         * FederatedConnectorSummary
+         * @description A federated connector of a document set.
+         */
+        FederatedConnectorSummary: {
+            /** @description The federated connector's id. */
+            id: number;
+            /** @description Its name. */
+            name: string;
+            /** @description Its source. */
+            source: string;
+            /** @description What the set searches in it. */
+            entities?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * DocumentSetPermissions
+         * @description What the caller may do with a listed set (main line only).
+         */
+        DocumentSetPermissions: {
+            /** @description May change it. */
+            edit: boolean;
+            /** @description May change whom it is shared with. */
+            manage_access: boolean;
+            /** @description May delete it. */
+            delete: boolean;
+            /** @description May make it public. */
+            publish: boolean;
+        };
+        /**
+         * DocumentSetSummary
+         * @description A document set as listings show it. `is_up_to_date` is false from a create, update or delete until the server's sync re-stamped its documents; a deleted set stays listed (no pairs, not up to date) until the sync removes it. `cc_pair_summaries` lists the pairs linked now. The main line adds `permissions` (`docs/deployed-servers.md`, "Document sets").
+         */
+        DocumentSetSummary: {
+            /** @description Id of the set. */
+            id: number;
+            /** @description Its name. */
+            name: string;
+            /** @description What it holds. */
+            description?: string | null;
+            /** @description Its pairs. */
+            cc_pair_summaries: components["schemas"]["CcPairSummary"][];
+            /** @description Whether its documents carry its current name and pairs. */
+            is_up_to_date: boolean;
+            /** @description Whether every user may use it. */
+            is_public: boolean;
+            /** @description Users it is shared with. */
+            users: string[];
+            /** @description User groups it is shared with. */
+            groups: number[];
+            /** @description Its federated connectors. */
+            federated_connector_summaries?: components["schemas"]["FederatedConnectorSummary"][];
+            permissions?: components["schemas"]["DocumentSetPermissions"];
+        };
+        /**
+         * UserGroupPair
+         * @description A pair linked to a group now, with its connector and credential (masked).
+         */
+        UserGroupPair: {
+            /** @description The pair's id. */
+            id: number;
+            /** @description The pair's name. */
+            name?: string | null;
+            connector: components["schemas"]["Connector"];
+            credential: components["schemas"]["Credential"];
+            /** @description The pair's access type. */
+            access_type: string;
+        };
+        /**
+         * UserGroup
+         * @description A user group (enterprise edition). `is_up_to_date` is false from a create, a change of its pairs, a rename or a delete until the server's sync re-stamped the documents of its pairs (members alone do not: they are read at query time); `is_up_for_deletion` is true from a delete until the sync removes it. The main line names managers in `manager_ids`, release 4.6.1 curators in `curator_ids`; list items of the main line add `permissions` (`docs/deployed-servers.md`, "User groups").
+         */
+        UserGroup: {
+            /** @description Id of the group. */
+            id: number;
+            /** @description Its name. */
+            name: string;
+            /** @description Its members. */
+            users: components["schemas"]["UserInfoBase"][];
+            /** @description Its managers (main line). */
+            manager_ids?: string[];
+            /** @description Its curators (release 4.6.1). */
+            curator_ids?: string[];
+            /** @description Its pairs (current links only). */
+            cc_pairs: components["schemas"]["UserGroupPair"][];
+            /** @description The document sets shared with it. */
+            document_sets: components["schemas"]["DocumentSetSummary"][];
+            /** @description The agents shared with it. */
+            personas?: {
+                [key: string]: unknown;
+            }[];
+            /** @description Whether its documents carry its current name and pairs. */
+            is_up_to_date: boolean;
+            /** @description True from a delete until the sync removes it. */
+            is_up_for_deletion: boolean;
+            /** @description One of the groups every server seeds (`Admin`, `Basic`). */
+            is_default?: boolean;
+            /** @description Whether its members may chat without history. */
+            incognito_enabled?: boolean;
+            /** @description What the caller may do with it (main line list items). */
+            permissions?: {
+                [key: string]: boolean;
+            };
+        };
+        /**
+         * UserGroupCreate
+         * @description A new user group, its members and its pairs (all required).
+         */
+        UserGroupCreate: {
+            /** @description Name of the group, unique. Documents carry it in their access. */
+            name: string;
+            /** @description Its members (a key's account id for a key). */
+            user_ids: string[];
+            /** @description The pairs whose documents its members may see. */
+            cc_pair_ids: number[];
+        };
+        /**
+         * UserGroupRename
+         * @description A group's new name.
+         */
+        UserGroupRename: {
+            /** @description Id of the group. */
+            id: number;
+            /** @description Its new name. */
+            name: string;
+        };
+        /**
+         * UserGroupUpdate
+         * @description A full replace of a group's members and pairs (both required).
+         */
+        UserGroupUpdate: {
+            /** @description Its members. */
+            user_ids: string[];
+            /** @description Its pairs. */
+            cc_pair_ids: number[];
+        };
+        /**
+         * UserGroupAddUsers
+         * @description Members to add to a group.
+         */
+        UserGroupAddUsers: {
+            /** @description Accounts to add. */
+            user_ids: string[];
+        };
+        /**
+         * UserGroupDocumentSetsUpdate
+         * @description Document sets to share with a group, and to stop sharing, in one call.
+         */
+        UserGroupDocumentSetsUpdate: {
+            /** @description Sets to share with the group. */
+            added_document_set_ids: number[];
+            /** @description Sets to stop sharing with it. */
+            removed_document_set_ids: number[];
+        };
+        /**
+         * SetManagerRequest
+         * @description Make an account a manager of a group, or no longer (main line).
+         */
+        SetManagerRequest: {
+            /**
+             * Format: uuid
+             * @description The account.
+             */
+            user_id: string;
+            /** @description True to make it a manager. */
+            is_manager: boolean;
+        };
+        /**
+         * SetCuratorRequest
+         * @description Make an account a curator of a group, or no longer (release 4.6.1).
+         */
+        SetCuratorRequest: {
+            /**
+             * Format: uuid
+             * @description The account.
+             */
+            user_id: string;
+            /** @description True to make it a curator. */
+            is_curator: boolean;
+        };
     };
     responses: {
         /** @description Any other failure: 409, 413 (proxies commonly cap bodies at 1 MB), 429, 5xx (some servers answer 500 for an association with an unknown connector or credential), 504 (proxies commonly time out after 300 s). Not shown in the seed, which tells callers to treat any non-200 status as a failure and read the response text as the error description. JSON bodies take any `ErrorResponse` shape; servers and proxies may also answer with plain text or an HTML page. */
@@ -4772,6 +5656,24 @@ export interface components {
         };
         /** @description The server runs without a vector database (`DISABLE_VECTOR_DB`), so it has no index to read (`docs/deployed-servers.md`, "Operating connectors"). The body is any `ErrorResponse` shape. */
         VectorDbDisabled: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Enterprise servers below the Business plan do not offer the feature. The body is `PlanRequiredError` (`docs/deployed-servers.md`, "Editions"). */
+        PlanRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PlanRequiredError"];
+            };
+        };
+        /** @description No such group, unknown user ids, or the group is syncing (a change waits for `is_up_to_date`); also every user-group route of a server without the enterprise edition (`{"detail": "Not Found"}`). The main line answers `error_code` `NOT_FOUND`, release 4.6.1 a `detail`. The body is any `ErrorResponse` shape. */
+        GroupNotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -5971,6 +6873,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            501: components["responses"]["VectorDbDisabled"];
             default: components["responses"]["ServerError"];
         };
     };
@@ -6266,6 +7169,726 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+        };
+    };
+    adminSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description The documents found, best first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSearchResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            501: components["responses"]["VectorDbDisabled"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getSecondarySearchSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new settings, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchSettings"] | null;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getAllSearchSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Both settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllSearchSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getReindexProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReindexProgress"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listReindexErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ports that need attention. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReindexError"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    setDocumentHidden: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HiddenUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The flag was set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listBoostedDocuments: {
+        parameters: {
+            query: {
+                /**
+                 * @description True for the lowest boosts first.
+                 * @example false
+                 */
+                ascending: boolean;
+                /**
+                 * @description Most documents answered.
+                 * @example 10
+                 */
+                limit: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The documents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoostDoc"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    setDocumentBoost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoostUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The boost was set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    createDocumentSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentSetCreationRequest"];
+            };
+        };
+        responses: {
+            /** @description The new set's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": number;
+                };
+            };
+            /** @description Validation failed, or (release 4.6.1) a curator out of its groups. The body is any `ErrorResponse` shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    updateDocumentSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentSetUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The set was replaced. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            /** @description Validation failed, the set is syncing, or (release 4.6.1) a curator out of its groups. The body is any `ErrorResponse` shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No set has this id. The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    deleteDocumentSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the document set.
+                 * @example 7
+                 */
+                document_set_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion was started. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            /** @description The set is syncing. The body is any `ErrorResponse` shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No set has this id. The body is any `ErrorResponse` shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listDocumentSets: {
+        parameters: {
+            query?: {
+                /**
+                 * @description True for the sets the caller may edit only.
+                 * @example false
+                 */
+                get_editable?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentSetSummary"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listUserGroups: {
+        parameters: {
+            query?: {
+                /**
+                 * @description True to list the seeded groups too (main line).
+                 * @example false
+                 */
+                include_default?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserGroup"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["GroupNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    createUserGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserGroupCreate"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["GroupNotFound"];
+            /** @description A group has this name (main line). The body is any `ErrorResponse` shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    renameUserGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserGroupRename"];
+            };
+        };
+        responses: {
+            /** @description The group as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["GroupNotFound"];
+            /** @description The group is syncing, a seeded group (main line), or the name is taken (main line). The body is any `ErrorResponse` shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    deleteUserGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the user group.
+                 * @example 4
+                 */
+                user_group_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion was started. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["GroupNotFound"];
+            /** @description A seeded group (main line). The body is any `ErrorResponse` shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    updateUserGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the user group.
+                 * @example 4
+                 */
+                user_group_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserGroupUpdate"];
+            };
+        };
+        responses: {
+            /** @description The group as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserGroup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["GroupNotFound"];
+            /** @description The main line's seeded groups take no pairs. The body is any `ErrorResponse` shape. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    addUserGroupUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the user group.
+                 * @example 4
+                 */
+                user_group_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserGroupAddUsers"];
+            };
+        };
+        responses: {
+            /** @description The group as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserGroup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["GroupNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    updateUserGroupDocumentSets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the user group.
+                 * @example 4
+                 */
+                user_group_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserGroupDocumentSetsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The sets were changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["GroupNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    setUserGroupManager: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the user group.
+                 * @example 4
+                 */
+                user_group_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetManagerRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["GroupNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    setUserGroupCurator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the user group.
+                 * @example 4
+                 */
+                user_group_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetCuratorRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["GroupNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["ServerError"];
         };
     };
 }

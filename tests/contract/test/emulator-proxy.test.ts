@@ -17,6 +17,7 @@ import {
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
+  type SearchDoc,
   UnprocessableEntityError,
 } from '@kis/client';
 import type { Profile } from '@kis/rules';
@@ -593,6 +594,166 @@ describe('operating pairs and keys, through the validating proxy', () => {
     const refused = await newcomer.api.GET('/manage/admin/connector/status');
     expect(refused.response.status).toBe(403);
     expect((await newcomer.api.GET('/me')).response.status).toBe(200);
+  });
+});
+
+describe('search, document sets and user groups, through the validating proxy', () => {
+  // Expected values from compat-trust.md (§1 search, §2 access, §3 sets, §4 groups): the same on
+  // both profiles, the emulator's default edition being the enterprise one.
+  const ids = (docs: SearchDoc[]) => docs.map((d) => d.document_id).sort();
+  let pairId: number;
+  let userId: string;
+
+  /** Polls until the key sees the document's size (it is indexed and visible). */
+  async function visible(client: typeof kis, id: string): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        await client.documents.sizeInfo(id);
+        return;
+      } catch (error) {
+        if (!NotFoundError.isInstance(error) || Date.now() > deadline) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  beforeAll(async () => {
+    ({ pairId } = await webPair(`Trust ${profile}`, 'Trust'));
+    const texts = {
+      'trust-alpha': 'alpha quarterly revenue',
+      'trust-beta': 'beta roadmap',
+      'trust-gamma': 'gamma revenue forecast',
+    };
+    for (const [id, text] of Object.entries(texts)) {
+      await kis.ingestion.ingest({
+        document: {
+          id,
+          semantic_identifier: id,
+          sections: [{ text }],
+          source: 'web',
+          metadata: {},
+        },
+        cc_pair_id: pairId,
+      });
+    }
+    for (const id of Object.keys(texts)) await visible(kis, id);
+    const me = await user.identity.me();
+    userId = me.id;
+  });
+
+  it('admin search finds documents by keyword, one entry each, filtered by source', async () => {
+    expect(ids(await kis.search.admin('revenue'))).toEqual(['trust-alpha', 'trust-gamma']);
+    const web = await kis.search.admin('revenue', { filters: { source_type: ['web'] } });
+    expect(ids(web)).toEqual(['trust-alpha', 'trust-gamma']);
+    expect(await kis.search.admin('revenue', { filters: { source_type: ['jira'] } })).toEqual([]);
+  });
+
+  it('a hidden document is found by a query, not by the empty query; boosts are listed', async () => {
+    await kis.documents.setHidden('trust-beta', true);
+    expect(ids(await kis.search.admin('roadmap'))).toEqual(['trust-beta']);
+    const sample = await kis.search.admin('');
+    expect(sample.length).toBeLessThanOrEqual(10);
+    expect(ids(sample)).not.toContain('trust-beta');
+    await kis.documents.setHidden('trust-beta', false);
+    await kis.documents.setBoost('trust-alpha', 3);
+    const boosted = await kis.documents.boosted();
+    expect(boosted.find((d) => d.document_id === 'trust-alpha')?.boost).toBe(3);
+  });
+
+  it('a key without admin rights may not search as an admin', async () => {
+    const error = await rejection(user.search.admin('revenue'));
+    expect(PermissionDeniedError.isInstance(error)).toBe(true);
+  });
+
+  it('search settings: the current index, no switch in progress', async () => {
+    expect(await kis.searchSettings.secondary()).toBeNull();
+    const all = await kis.searchSettings.all();
+    expect(typeof all.current_settings.model_name).toBe('string');
+    expect(all.secondary_settings).toBeNull();
+    expect(await kis.searchSettings.reindexProgress()).toEqual({
+      total: 0,
+      waiting: 0,
+      in_progress: 0,
+      completed: 0,
+      failed: 0,
+      paused: 0,
+    });
+    expect(await kis.searchSettings.reindexErrors()).toEqual([]);
+  });
+
+  it('a document set syncs, narrows a search by name, is updated, then deleted', async () => {
+    const name = `Trust set ${profile}`;
+    const id = await kis.documentSets.create({
+      name,
+      description: 'trust',
+      cc_pair_ids: [pairId],
+      is_public: true,
+    });
+    expect((await kis.documentSets.waitUntilSynced(id)).cc_pair_summaries).toHaveLength(1);
+    const inSet = await kis.search.admin('revenue', { filters: { document_set: [name] } });
+    expect(ids(inSet)).toEqual(['trust-alpha', 'trust-gamma']);
+    const other = await kis.search.admin('revenue', { filters: { document_set: ['no such set'] } });
+    expect(other).toEqual([]);
+    await kis.documentSets.update({
+      id,
+      name,
+      description: 'trust, changed',
+      cc_pair_ids: [pairId],
+      is_public: true,
+      users: [],
+      groups: [],
+    });
+    expect((await kis.documentSets.waitUntilSynced(id)).description).toBe('trust, changed');
+    await kis.documentSets.delete(id);
+    await kis.documentSets.waitUntilGone(id);
+  });
+
+  it('a user group gives its members the documents of its private pairs', async () => {
+    // the admin key is a member: nothing bypasses access, it sees the pair's documents as one
+    const adminId = (await kis.identity.me()).id;
+    const group = await kis.userGroups.create({
+      name: `Trust group ${profile}`,
+      user_ids: [adminId],
+      cc_pair_ids: [],
+    });
+    await kis.userGroups.waitUntilSynced(group.id);
+    const connector = await kis.connectors.create({
+      name: `Private ${profile}`,
+      source: 'web',
+      input_type: 'load_state',
+      access_type: 'private',
+      connector_specific_config: {
+        base_url: 'https://docs.example.com',
+        web_connector_type: 'recursive',
+      },
+    });
+    const pair = await kis.connectors.associateCredential(connector.id, 0, {
+      name: 'Private',
+      access_type: 'private',
+      groups: [group.id],
+    });
+    if (typeof pair.data !== 'number') throw new Error('no pair id');
+    await kis.ingestion.ingest({
+      document: {
+        id: 'trust-private',
+        semantic_identifier: 'Private',
+        sections: [{ text: 'confidential plan' }],
+        source: 'web',
+        metadata: {},
+      },
+      cc_pair_id: pair.data,
+    });
+    await visible(kis, 'trust-private');
+    expect(
+      NotFoundError.isInstance(await rejection(user.documents.sizeInfo('trust-private'))),
+    ).toBe(true);
+    const member = await kis.userGroups.addUsers(group.id, [userId]);
+    expect(member.users.map((u) => u.id)).toContain(userId);
+    await visible(user, 'trust-private');
+    await kis.userGroups.waitUntilSynced(group.id);
+    const renamed = await kis.userGroups.rename(group.id, `Trust group ${profile} (renamed)`);
+    expect(renamed.name).toBe(`Trust group ${profile} (renamed)`);
   });
 });
 

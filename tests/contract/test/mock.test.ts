@@ -131,6 +131,48 @@ describe('every operation through the typed client (Prism mock)', () => {
   });
 });
 
+describe('search, document sets and user groups through the typed client (Prism mock)', () => {
+  it('admin search answers SearchDoc entries', async () => {
+    const docs = await kis.search.admin('revenue', {
+      filters: { source_type: ['web'], document_set: ['Handbook'], tags: [] },
+    });
+    for (const d of docs) expect(typeof d.document_id).toBe('string');
+  });
+
+  it('search settings: current and secondary, reindex progress and errors', async () => {
+    const all = await kis.searchSettings.all();
+    expect(typeof all.current_settings.model_name).toBe('string');
+    expect(Number.isInteger((await kis.searchSettings.reindexProgress()).total)).toBe(true);
+    expect(Array.isArray(await kis.searchSettings.reindexErrors())).toBe(true);
+  });
+
+  it('hiding and boosting a document, and the boosted listing', async () => {
+    expect((await kis.documents.setHidden('kis-doc-001', true)).success).toBeTypeOf('boolean');
+    expect((await kis.documents.setBoost('kis-doc-001', 2)).success).toBeTypeOf('boolean');
+    const boosted = await kis.documents.boosted({ limit: 5 });
+    for (const d of boosted) expect(typeof d.boost).toBe('number');
+  });
+
+  it('document sets: list and create', async () => {
+    const sets = await kis.documentSets.list({ editable: true });
+    for (const set of sets) expect(Number.isInteger(set.id)).toBe(true);
+    const id = await kis.documentSets.create({
+      name: 'Handbook',
+      description: 'The handbook',
+      cc_pair_ids: [2],
+      is_public: true,
+    });
+    expect(Number.isInteger(id)).toBe(true);
+  });
+
+  it('user groups: list and create', async () => {
+    const groups = await kis.userGroups.list();
+    for (const group of groups) expect(typeof group.name).toBe('string');
+    const made = await kis.userGroups.create({ name: 'Support', user_ids: [], cc_pair_ids: [2] });
+    expect(Number.isInteger(made.id)).toBe(true);
+  });
+});
+
 describe('invalid requests come back as typed 422 errors naming the field', () => {
   it('a document without semantic_identifier', async () => {
     const { semantic_identifier: _, ...document } = minimal.document;

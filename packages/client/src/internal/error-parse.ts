@@ -5,10 +5,17 @@
  * plain text, and HTML pages (a base URL without `/api`, a proxy or a login page).
  */
 import {
+  denialOf,
+  enterpriseFeatureOf,
   isNotAuthenticated,
   isPairNotFound,
+  isPlanRequired,
+  isRouteNotFound,
   isUnknownCredential,
   parseValidationMessage,
+  releaseRouteOf,
+  requiredTierOf,
+  scopeRefusalOf,
 } from '@kis/rules';
 import {
   APIConnectionError,
@@ -17,6 +24,7 @@ import {
   AuthenticationError,
   BadRequestError,
   ConflictError,
+  FeatureUnavailableError,
   HtmlResponseError,
   InternalServerError,
   type KisErrorInit,
@@ -24,6 +32,7 @@ import {
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
+  SyncInProgressError,
   UnprocessableEntityError,
   type ValidationIssue,
 } from '../errors.js';
@@ -204,6 +213,51 @@ function forbiddenRoles(body: unknown, path: string | undefined): readonly strin
   return rolesFor(path);
 }
 
+/** What the server lacks, when the answer says it has no such feature; undefined otherwise. */
+function unavailable(
+  status: number,
+  body: unknown,
+  path: string | undefined,
+):
+  | {
+      feature: string;
+      reason: 'edition' | 'plan' | 'release';
+      requiredTier?: string;
+      sinceRelease?: string;
+      sentence: string;
+    }
+  | undefined {
+  const route = path?.split('?')[0];
+  const feature = route === undefined ? undefined : enterpriseFeatureOf(route);
+  if (isPlanRequired(status, body)) {
+    const tier = requiredTierOf(body);
+    const what = feature ?? 'this feature';
+    return {
+      feature: what,
+      reason: 'plan',
+      requiredTier: tier,
+      sentence: `The server's plan lacks ${what}${tier ? ` (it needs the ${tier} plan)` : ''}.`,
+    };
+  }
+  if (!isRouteNotFound(status, body) || route === undefined) return undefined;
+  if (feature !== undefined) {
+    return {
+      feature,
+      reason: 'edition',
+      sentence: `The server has no ${feature}: they need its enterprise edition.`,
+    };
+  }
+  const added = releaseRouteOf(route);
+  return added === undefined
+    ? undefined
+    : {
+        feature: added.feature,
+        reason: 'release',
+        sinceRelease: added.since,
+        sentence: `The server has no ${added.feature}: it needs release ${added.since} or later.`,
+      };
+}
+
 /** What to do about an answer of this status (a sentence starting with a space, or ''). */
 function advice(status: number, body: unknown, path: string | undefined): string {
   if (isUnknownCredential(status, body) || isPairNotFound(status, body)) return '';
@@ -274,6 +328,17 @@ export function errorFromResponse(
     code: parsed.code,
     headers,
   };
+  const missing = unavailable(status, safeBody, ctx.path);
+  if (missing !== undefined) {
+    const { sentence, ...feature } = missing;
+    const text = `${status}${statusText ? ` ${statusText}` : ''} on ${ctx.method} ${url}: ${sentence}${tail}`;
+    return new FeatureUnavailableError(text, { ...init, ...feature });
+  }
+  // sets and groups: a change refused while they sync, or out of the key's groups
+  const refusal = scopeRefusalOf(status, safeBody);
+  if (refusal === 'syncing') return new SyncInProgressError(message, init);
+  if (refusal !== undefined)
+    return new PermissionDeniedError(message, { ...init, reason: refusal });
   // an unknown or unreachable pair is 400, 403 or 404 depending on route and release
   if (isPairNotFound(status, safeBody)) return new NotFoundError(message, init);
   if (status === 422)
@@ -284,6 +349,7 @@ export function errorFromResponse(
     return new PermissionDeniedError(message, {
       ...init,
       roles: forbiddenRoles(safeBody, ctx.path),
+      reason: denialOf(status, safeBody),
     });
   }
   if (status === 429) {

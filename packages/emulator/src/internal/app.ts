@@ -3,7 +3,13 @@
 // body, then the operation's handler. Outside `/api`: the admin page, the state view, the HTML API
 // reference and the control calls (`control-routes.ts`).
 import type { HttpBindings } from '@hono/node-server';
-import { ANSWERS, type Profile, type ServerKind } from '@kis/rules';
+import {
+  ANSWERS,
+  type Edition,
+  type IndexBackend,
+  type Profile,
+  type ServerKind,
+} from '@kis/rules';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { AccessGate } from './access.js';
@@ -14,6 +20,8 @@ import { connectorConfigChecker } from './connector-configs.js';
 import { mountControlRoutes } from './control-routes.js';
 import { AnswerError, HttpError, ValidationFailure } from './errors.js';
 import { createHandlers, type HandlerContext } from './handlers/index.js';
+import type { IndexFaults } from './index-faults.js';
+import type { IndexWriter } from './index-writer.js';
 import type { Indexer } from './indexer.js';
 import { type LoadOptions, loadMiddleware } from './load.js';
 import { checkedHandler } from './op-types.js';
@@ -21,7 +29,10 @@ import { BEHAVIOUR, beforeValidators } from './profile.js';
 import { API_PREFIX, knownPathMatcher, routesFor } from './routes.js';
 import type { Store } from './store/index.js';
 import type { PairTasks } from './tasks/pair-tasks.js';
+import type { TrustControls } from './trust-controls.js';
+import { mountTrustRoutes } from './trust-routes.js';
 import type { SpecValidators } from './validation.js';
+import type { Visibility } from './visibility.js';
 
 export interface AppOptions {
   store: Store;
@@ -48,6 +59,18 @@ export interface AppOptions {
   load: LoadOptions;
   /** What `GET /_emulator/stats` answers. */
   stats: () => unknown;
+  /** Deletes everything and starts over (`/_emulator/reset`). */
+  reset: () => void;
+  /** The edition played (user groups; groups in access). */
+  edition: Edition;
+  /** The release played for release-dependent facts (undefined: the newest). */
+  serverVersion: string | undefined;
+  indexBackend: IndexBackend;
+  visibility: Visibility;
+  writer: IndexWriter;
+  indexFaults: IndexFaults;
+  /** The control calls of the trust surface (sabotage, model switch, documents' access). */
+  trust: TrustControls;
 }
 
 function detail(status: number, message: string): Response {
@@ -136,13 +159,19 @@ function handlerContext(options: AppOptions): HandlerContext {
     version: options.version,
     checkConfig: connectorConfigChecker(options.validators.doc),
     tasks: options.tasks,
+    edition: options.edition,
+    serverVersion: options.serverVersion,
+    indexBackend: options.indexBackend,
+    visibility: options.visibility,
+    writer: options.writer,
+    indexFaults: options.indexFaults,
   };
 }
 
 export function createApp(options: AppOptions): App {
   const { store, validators, profile } = options;
   const behaviour = BEHAVIOUR[profile];
-  const access = new AccessGate(options.keys, store, profile, options.kind);
+  const access = new AccessGate(options.keys, store, profile, options.kind, options.edition);
   const handlers = createHandlers(handlerContext(options));
   checkHandlers(validators, (id) => checkedHandler(handlers, id));
   const routes = routesFor(validators, profile);
@@ -178,7 +207,9 @@ export function createApp(options: AppOptions): App {
     maxBodyBytes: options.maxBodyBytes,
     now: options.now,
     stats: options.stats,
+    reset: options.reset,
   });
+  mountTrustRoutes(app, options.keys, options.trust);
   app.notFound((c) =>
     answer(isKnownPath(c.req.path) ? ANSWERS.methodNotAllowed() : ANSWERS.routeNotFound()),
   );

@@ -114,6 +114,11 @@ export class KeyRing {
     return this.started.get(digest) ?? this.created(digest);
   }
 
+  /** Who the keys the emulator started with are. */
+  startedIdentities(): KeyIdentity[] {
+    return [...this.started.values()];
+  }
+
   /** The seed's role of the bearer key, or undefined (unknown key, or a role the seed lacks). */
   roleOf(authorization: string | undefined): Role | undefined {
     const identity = this.identify(authorization);

@@ -35,6 +35,8 @@ export interface ControlOptions {
   now: () => Date;
   /** What `GET /_emulator/stats` answers. */
   stats: () => unknown;
+  /** Deletes everything and starts over (the keys' accounts and groups registered again). */
+  reset: () => void;
 }
 
 function detail(status: number, message: string): Response {
@@ -130,19 +132,21 @@ function setAttemptOutcome(c: Ctx, o: ControlOptions): Response {
   return c.json({ outcome, cc_pair_id: pairId ?? null, outcomes: ATTEMPT_OUTCOMES });
 }
 
+/** The refusal of a control call made without the admin key; undefined with it. */
+export function adminOnly(keys: KeyRing, c: Ctx): Response | undefined {
+  const role = keys.roleOf(c.req.header('authorization'));
+  if (role === undefined) return detail(401, 'Missing or invalid API key');
+  if (role !== 'admin') return detail(403, 'This call needs the admin API key');
+  return undefined;
+}
+
 /** The control calls, admin key only. */
 function mountControls(app: App, o: ControlOptions): void {
-  const adminOnly = (c: Ctx): Response | undefined => {
-    const role = o.keys.roleOf(c.req.header('authorization'));
-    if (role === undefined) return detail(401, 'Missing or invalid API key');
-    if (role !== 'admin') return detail(403, 'This call needs the admin API key');
-    return undefined;
-  };
+  const adminOnly = (c: Ctx): Response | undefined => adminOnlyWith(o.keys, c);
   app.post('/_emulator/reset', (c) => {
     const denied = adminOnly(c);
     if (denied !== undefined) return denied;
-    o.store.reset();
-    o.tasks.reset();
+    o.reset();
     return c.json({ success: true });
   });
   app.post('/_emulator/documents', async (c) => adminOnly(c) ?? (await addDocument(c, o)));
@@ -158,6 +162,8 @@ function mountControls(app: App, o: ControlOptions): void {
     return c.json({ paused: o.indexer.paused, ...o.store.documents.indexCounts() });
   });
 }
+
+const adminOnlyWith = adminOnly;
 
 export function mountControlRoutes(app: App, options: ControlOptions): void {
   mountViews(app, options);

@@ -1,8 +1,11 @@
 // Faults the emulator can inject into ingestion calls (`--faults`), so users can test their own
 // pipelines against what deployed servers do under load (README, "Faults, capacity and outages").
 
-/** What one ingestion call may suffer. */
-export type FaultKind = '503' | '429' | 'reset' | 'reset-after-store' | 'slow';
+/**
+ * What one ingestion call may suffer: an answer or connection it never gets, or (`index-fail`)
+ * an index write that fails inside a call that still answers 200 (index-faults.ts).
+ */
+export type FaultKind = '503' | '429' | 'reset' | 'reset-after-store' | 'slow' | 'index-fail';
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   '503',
@@ -10,7 +13,11 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'reset',
   'reset-after-store',
   'slow',
+  'index-fail',
 ];
+
+/** The faults of the call's transport, drawn before the handler runs. */
+const TRANSPORT_FAULTS: readonly FaultKind[] = FAULT_KINDS.filter((k) => k !== 'index-fail');
 
 /** Probability of each fault per ingestion call, and how long a slow answer takes. */
 export interface FaultPlan {
@@ -42,8 +49,9 @@ export function parseDuration(text: string, what: string): number {
 }
 
 /**
- * Parses `503=0.10,429=0.05,reset=0.01,reset-after-store=0.01,slow=0.01:30s`: each item a fault
- * kind and its probability per call; `slow` also takes the delay. The rates add up to at most 1.
+ * Parses `503=0.10,429=0.05,reset=0.01,reset-after-store=0.01,slow=0.01:30s,index-fail=0.05`:
+ * each item a fault kind and its probability per call; `slow` also takes the delay. The rates add
+ * up to at most 1.
  */
 export function parseFaults(spec: string): FaultPlan {
   const rates: Partial<Record<FaultKind, number>> = {};
@@ -94,10 +102,10 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** Draws the fault of one call, or undefined for a clean call. */
+/** Draws the transport fault of one call, or undefined for a clean call. */
 export function drawFault(plan: FaultPlan, random: () => number): FaultKind | undefined {
   let r = random();
-  for (const kind of FAULT_KINDS) {
+  for (const kind of TRANSPORT_FAULTS) {
     const rate = plan.rates[kind] ?? 0;
     if (r < rate) return kind;
     r -= rate;

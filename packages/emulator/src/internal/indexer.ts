@@ -1,8 +1,9 @@
-// The background indexing worker: while documents are queued, every `intervalMs` it moves a
-// bounded batch of them to `indexed` in one transaction. Batches are small so a tick never holds
-// the event loop long, and the timer is unref'd so it never keeps a process alive on its own.
-// With nothing queued it sleeps (no timer) until the store queues a document: an idle emulator
-// spends no CPU.
+// The background indexing worker: while documents are queued, every `intervalMs` it writes a
+// bounded batch of them into the search index in one transaction (index-writer.ts). Batches are
+// small so a tick never holds the event loop long, and the timer is unref'd so it never keeps a
+// process alive on its own. With nothing queued it sleeps (no timer) until the store queues a
+// document: an idle emulator spends no CPU.
+import type { IndexWriter } from './index-writer.js';
 import type { Store } from './store/index.js';
 
 export interface IndexerOptions {
@@ -40,6 +41,7 @@ export class Indexer implements IndexerControl {
 
   constructor(
     private readonly store: Store,
+    private readonly writer: IndexWriter,
     options: IndexerOptions = {},
   ) {
     this.intervalMs = options.intervalMs ?? 5;
@@ -86,7 +88,7 @@ export class Indexer implements IndexerControl {
 
   runOnce(): number {
     if (this.stopped || !this.store.open) return 0;
-    return this.store.documents.indexQueued(this.batchSize);
+    return this.writer.indexQueued(this.batchSize);
   }
 
   drain(): number {

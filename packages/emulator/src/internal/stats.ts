@@ -15,6 +15,11 @@ export interface StatsView {
     acknowledged: number;
     /** Requests for ids acknowledged before they arrived: sends the client could have spared. */
     resent_after_ack: number;
+    /**
+     * Times documents were (re)chunked and embedded: pushes the hash gate let through, writes of
+     * a model switch's new index, ports. A skipped push and a failed index write count none.
+     */
+    embeddings: number;
   };
   capacity: { max_in_service: number; max_queued: number; refused_queue_full: number } | null;
   outage: { active: boolean; outages: number; last_ended_at: string | null };
@@ -53,6 +58,7 @@ export class EmulatorStats {
   view(
     capacity: { maxInService: number; maxQueued: number } | undefined,
     outage: StatsView['outage'],
+    embeddings: number,
   ): StatsView {
     return {
       requests: this.requests,
@@ -63,6 +69,7 @@ export class EmulatorStats {
         requests: this.ingestionRequests,
         acknowledged: this.acknowledged.size,
         resent_after_ack: this.resentAfterAck,
+        embeddings,
       },
       capacity:
         capacity === undefined

@@ -1,14 +1,18 @@
 /**
  * `kis.documents`: whether a document is in the index, read from the vector index by its stored
- * id (deployed servers; 404 until the document's chunks are written).
+ * id as the key may see it (deployed servers; 404 until the document's chunks are written, and
+ * for a key that may not see it); its admin calls (hide, boost) load on first use
+ * (`document-admin.ts`).
  */
 import type { KisClient } from '../../kis-client.js';
 import type { RequestOptions } from '../../request-options.js';
 import type { ChunkInfo, DocumentSizeInfo } from '../../types.js';
 import { checkInt } from '../arguments.js';
 import type { CallContext } from '../call.js';
+import { onFirstUse } from '../on-first-use.js';
 
-function checkId(documentId: unknown): string {
+/** A document id argument: the id the server stores (a non-empty string), else a TypeError. */
+export function checkId(documentId: unknown): string {
   if (typeof documentId !== 'string' || documentId === '') {
     throw new TypeError('documentId must be a non-empty string (the id the server stores)');
   }
@@ -55,5 +59,9 @@ export function documentsResource(ctx: CallContext): KisClient['documents'] {
   return {
     sizeInfo: async (documentId, opts) => sizeInfo(ctx, documentId, opts),
     chunkInfo: async (documentId, chunkId, opts) => chunkInfo(ctx, documentId, chunkId, opts),
+    ...onFirstUse(
+      async () => (await import('./scoping.js')).documentAdmin(ctx),
+      ['setHidden', 'setBoost', 'boosted'],
+    ),
   };
 }

@@ -5,17 +5,17 @@ import {
   ANSWERS,
   DEFAULT_CREDENTIAL_ID,
   DEFAULT_DOCUMENT_SOURCE,
+  defaultGroupShareText,
   needsCredential,
+  PRUNE_FREQ_ON_UPDATE,
   toRfc3339,
+  USER_GROUP_ANSWERS,
 } from '@kis/rules';
 import { AnswerError, HttpError } from '../errors.js';
 import type { Handlers, Schemas } from '../op-types.js';
 import type { ConnectorWrite } from '../store/connectors.js';
 import { connectorView } from '../views.js';
 import { canonicalAccessType, type HandlerContext } from './context.js';
-
-/** What deployed servers store for a connector update whose `prune_freq` is null or missing. */
-export const DEFAULT_PRUNE_FREQ = 604800;
 
 /** A connector body (create or update) as the store writes it. */
 function connectorWrite(
@@ -86,6 +86,13 @@ function associate(
   }
   if (store.pairs.find(connectorId, credentialId) !== undefined) {
     throw new AnswerError(ANSWERS.associationExists(profile, connectorId, credentialId));
+  }
+  // the main line shares with no seeded group (`db/user_group.py:51-72`); 4.6.1 does not check
+  const seeded =
+    ctx.kind === 'main' ? store.groups.byIds(body?.groups ?? []).filter((g) => g.is_default) : [];
+  if (seeded.length > 0) {
+    const text = defaultGroupShareText(seeded.map((g) => g.name));
+    throw new AnswerError(USER_GROUP_ANSWERS.invalidInput('main', text));
   }
   const problem = ctx.checkConfig(connector.source, connector.connector_specific_config);
   const refused = problem === undefined ? undefined : ANSWERS.connectorValidation(profile, problem);
@@ -159,7 +166,8 @@ export function connectorHandlers(
           body: { message: 'Connector by this name already exists, duplicate naming not allowed.' },
         });
       }
-      store.connectors.update(id, connectorWrite(body, DEFAULT_PRUNE_FREQ));
+      // a null prune_freq becomes 7 days: the update arms automatic pruning (`db/connector.py:145-149`)
+      store.connectors.update(id, connectorWrite(body, PRUNE_FREQ_ON_UPDATE));
       const updated = connectorOf(ctx, id);
       if (updated === undefined) throw connectorNotFound(id);
       return { status: 200, body: updated };

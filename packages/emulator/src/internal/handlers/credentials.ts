@@ -113,7 +113,8 @@ export function credentialHandlers(
       };
     },
 
-    createCredential({ body }) {
+    // The creator is the credential's owner: its pairs' documents name it as a reader.
+    createCredential({ body, caller }) {
       if (
         behaviour.refuseCertificateCredentials &&
         body.credential_json.authentication_method === 'certificate'
@@ -130,6 +131,7 @@ export function credentialHandlers(
         admin_public: body.admin_public,
         curator_public: body.curator_public ?? false,
         groups: body.groups ?? [],
+        creator_id: caller?.identity.userId ?? null,
       });
       return {
         status: 200,

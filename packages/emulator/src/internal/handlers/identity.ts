@@ -6,6 +6,7 @@ import {
   DEFAULT_KEY_ROLE,
   effectivePermissions,
   KEY_ACCOUNT_TYPE,
+  keyAccountEmail,
   LIFECYCLE_ANSWERS,
   roleKeyGroup,
   type UserRole,
@@ -13,37 +14,18 @@ import {
 import type { Caller } from '../access.js';
 import { digestOf, generateKey, type KeyIdentity } from '../auth.js';
 import { AnswerError } from '../errors.js';
+import { accountView } from '../group-views.js';
 import type { Handlers, Schemas } from '../op-types.js';
+import { KEY_EMAIL_DOMAIN } from '../store/accounts.js';
 import type { GroupRecord } from '../store/groups.js';
+import { known } from './actors.js';
 import type { HandlerContext } from './context.js';
-
-/** Where the emulator's key accounts get their e-mail addresses (a reserved, unroutable domain). */
-const KEY_EMAIL_DOMAIN = '.apikey.kis-emulator.invalid';
 
 /** The fields `/me` answers for a key on every deployed server. */
 function userBase(identity: KeyIdentity): Schemas['UserInfoBase'] {
-  return {
-    id: identity.userId,
-    // API_KEY__<name or Unnamed>@<account uuid><key domain>, as servers name key accounts
-    email: `API_KEY__${identity.name ?? 'Unnamed'}@${identity.userId}${KEY_EMAIL_DOMAIN}`,
-    is_active: true,
-    is_superuser: false,
-    is_verified: true,
-    preferences: {},
-    personalization: null,
-    token_expires_at: null,
-    is_cloud_superuser: false,
-    team_name: null,
-    is_anonymous_user: false,
-    password_configured: false,
-    tenant_info: null,
-  };
-}
-
-/** Every handler here is behind a key check: the caller is known. */
-function known(caller: Caller | undefined): Caller {
-  if (caller === undefined) throw new Error('an operation behind a key check got no caller');
-  return caller;
+  // API_KEY__<name or Unnamed>@<account uuid><key domain>, as servers name key accounts
+  const email = keyAccountEmail(identity.name, identity.userId, KEY_EMAIL_DOMAIN);
+  return accountView({ id: identity.userId, email });
 }
 
 /** The key's masked form: its first and last four characters. */
@@ -71,6 +53,11 @@ export function identityHandlers(
   ctx: HandlerContext,
 ): Pick<Handlers, 'getMe' | 'getMyPermissions' | 'createApiKey'> {
   const main = ctx.kind === 'main';
+  const managed = (caller: Caller) =>
+    ctx.store.memberships
+      .ofUser(caller.identity.userId)
+      .filter((m) => m.is_manager)
+      .map((m) => m.group_id);
   return {
     getMe({ caller }) {
       const { identity, permissions } = known(caller);
@@ -80,7 +67,7 @@ export function identityHandlers(
             ...base,
             account_type: KEY_ACCOUNT_TYPE,
             effective_permissions: effectivePermissions(permissions),
-            is_group_manager: false,
+            is_group_manager: managed(known(caller)).length > 0,
           }
         : { ...base, role: identity.role };
       return { status: 200, body };
@@ -88,23 +75,33 @@ export function identityHandlers(
 
     getMyPermissions({ caller }) {
       const permissions = effectivePermissions(known(caller).permissions);
+      const ids = managed(known(caller));
       return {
         status: 200,
-        body: main ? { permissions, is_manager: false, managed_group_ids: [] } : permissions,
+        body: main
+          ? { permissions, is_manager: ids.length > 0, managed_group_ids: ids }
+          : permissions,
       };
     },
 
-    // The key is answered once, here; the store keeps its digest only.
+    // The key is answered once, here; the store keeps its digest only. Its account joins its
+    // groups (its rights, and the groups its access names).
     createApiKey({ body }) {
       const { role, groups } = keyModel(ctx, body);
       const key = generateKey('key');
-      const record = ctx.store.apiKeys.create({
-        digest: digestOf(key),
-        name: body.name ?? null,
-        display: display(key),
-        role,
-        user_id: randomUUID(),
-        group_ids: groups.map((g) => g.id),
+      const { store } = ctx;
+      const record = store.transaction(() => {
+        const made = store.apiKeys.create({
+          digest: digestOf(key),
+          name: body.name ?? null,
+          display: display(key),
+          role,
+          user_id: randomUUID(),
+          group_ids: groups.map((g) => g.id),
+        });
+        store.accounts.register({ id: made.user_id, name: made.name, role });
+        for (const group of groups) store.memberships.add(group.id, [made.user_id]);
+        return made;
       });
       const common = {
         api_key_id: record.id,

@@ -1,14 +1,20 @@
 // Ingestion: one document per request, its listing, and its deletion. Ids are stored as the rule
-// book says (`storedDocumentId`); the profile decides the rest (see `profile.ts`).
+// book says (`storedDocumentId`); the hash gate decides whether a push is written
+// (document-upserts.ts); during a model switch a push also writes the new index; the profile
+// decides the rest (see `profile.ts`).
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ANSWERS,
   DEFAULT_DOCUMENT_SOURCE,
   DocumentIdError,
   ingestionPairId,
+  LIFECYCLE_ANSWERS,
+  mayEditPair,
+  PERMISSIONS,
   storedDocumentId,
   toRfc3339,
 } from '@kis/rules';
+import type { Caller } from '../access.js';
 import { AnswerError, ValidationFailure } from '../errors.js';
 import type { Handlers, Schemas } from '../op-types.js';
 import type { ProfileBehaviour } from '../profile.js';
@@ -17,6 +23,7 @@ import type { Store } from '../store/index.js';
 import type { JsonObject } from '../store/json-columns.js';
 import type { ValidationIssue } from '../validation.js';
 import { documentListView } from '../views.js';
+import { actorOf, known, scopedPair } from './actors.js';
 import type { HandlerContext } from './context.js';
 
 type IngestionRequest = Schemas['IngestionRequest'];
@@ -148,6 +155,24 @@ export function prepareIngestion(
   return { doc, pairId, skipped: behaviour.skipEmptyDocuments && isEmptyDocument(document) };
 }
 
+/**
+ * The main line's check before a delete: the caller must be able to edit every pair holding the
+ * document; with none left, nobody can, admins included (`ingestion.py:237-299`,
+ * `db/connector_credential_pair.py:480-492`).
+ */
+function checkEditsEveryPair(ctx: HandlerContext, caller: Caller, pairIds: readonly number[]) {
+  const refusal = LIFECYCLE_ANSWERS.documentPairsNotEditable(ctx.kind);
+  if (refusal === undefined) return;
+  const actor = actorOf(ctx, caller, PERMISSIONS.manageConnectors);
+  const editable =
+    pairIds.length > 0 &&
+    pairIds.every((id) => {
+      const pair = ctx.store.pairs.get(id);
+      return pair !== undefined && mayEditPair(actor, scopedPair(pair));
+    });
+  if (!editable) throw new AnswerError(refusal);
+}
+
 export function ingestionHandlers(
   ctx: HandlerContext,
 ): Pick<
@@ -160,7 +185,13 @@ export function ingestionHandlers(
       const { doc, pairId, skipped } = prepareIngestion(ctx, body, ctx.now(), true);
       if (ctx.latencyMs > 0) await sleep(ctx.latencyMs);
       if (skipped) return { status: 200, body: { document_id: doc.id, already_existed: true } };
-      const result = await store.documents.upsertGrouped(doc, pairId);
+      const fails = ctx.indexFaults.draw(doc.id);
+      const result = await store.documents.upsertGrouped(doc, pairId, fails);
+      // during a model switch the new index is written too, with no hash gate
+      const future = store.futureSettingsId();
+      const stored =
+        future === undefined || result.failed ? undefined : store.documents.get(doc.id);
+      if (future !== undefined && stored !== undefined) ctx.writer.writeInto(future, stored);
       return {
         status: 200,
         body: { document_id: doc.id, already_existed: result.already_existed },
@@ -174,7 +205,9 @@ export function ingestionHandlers(
       };
     },
 
-    deleteIngestedDocument({ params, rawParams }) {
+    // Checks in servers' order: the document, its ingestion flag, then (main line) edit rights
+    // on every pair holding it. It leaves every index and every pair.
+    deleteIngestedDocument({ params, rawParams, caller }) {
       const decoded = params.document_id;
       let id = decoded;
       let doc = store.documents.get(decoded);
@@ -193,6 +226,7 @@ export function ingestionHandlers(
       if (!doc.from_ingestion_api) {
         throw new AnswerError(ANSWERS.documentNotIngested(profile, id));
       }
+      checkEditsEveryPair(ctx, known(caller), doc.cc_pair_ids);
       store.documents.delete(id);
       return { status: 200, body: null };
     },

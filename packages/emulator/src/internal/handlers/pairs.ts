@@ -1,17 +1,18 @@
 // Connector/credential pairs: the list of pairs with their ids, one pair with its state, and
 // renaming. The main line leaves its ingestion pair out of the list, and the group links that are
-// no longer current (the emulator's: links to groups that do not exist).
+// no longer current (a group update removed them, or the group no longer exists).
 import { ANSWERS, DEFAULT_CC_PAIR_ID } from '@kis/rules';
 import { AnswerError } from '../errors.js';
 import type { Handlers } from '../op-types.js';
-import type { PairRecord } from '../store/pairs.js';
+import { currentGroupIds, type PairRecord } from '../store/pairs.js';
 import { connectorStatusView } from '../views.js';
 import type { HandlerContext } from './context.js';
 import { knownPair, pairDetail, pairParts } from './pair-lookup.js';
 
 /** The pair's group links `listConnectorStatus` shows on this kind of server. */
-function shownGroups(ctx: HandlerContext, pair: PairRecord, current: Set<number>): number[] {
-  return ctx.kind === 'main' ? pair.groups.filter((id) => current.has(id)) : pair.groups;
+function shownGroups(ctx: HandlerContext, pair: PairRecord, existing: Set<number>): number[] {
+  if (ctx.kind !== 'main') return pair.groups;
+  return currentGroupIds(pair).filter((id) => existing.has(id));
 }
 
 export function pairHandlers(

@@ -1,5 +1,6 @@
 // Credentials (table `credentials`): a source's secrets, with the private-key file some sources
-// upload. The file's bytes stay in the database; records carry only its description.
+// upload, and the account that created them (documents of their pairs name it as a reader). The
+// file's bytes stay in the database; records carry only its description.
 import { DEFAULT_CREDENTIAL_ID, DEFAULT_CREDENTIAL_SOURCE } from '@kis/rules';
 import { type JsonObject, parseJson } from './json-columns.js';
 import type { NoParams, Sqlite } from './sqlite.js';
@@ -12,6 +13,8 @@ export interface CredentialRecord {
   admin_public: boolean;
   curator_public: boolean;
   groups: number[];
+  /** The account that created it; null for credential 0. */
+  creator_id: string | null;
   time_created: string;
   time_updated: string;
   private_key: {
@@ -30,6 +33,8 @@ export interface CredentialWrite {
   admin_public: boolean;
   curator_public: boolean;
   groups: number[];
+  /** The account creating it (null: none, as credential 0). */
+  creator_id: string | null;
 }
 
 export interface PrivateKeyWrite {
@@ -55,6 +60,7 @@ interface CredentialRow {
   private_key_field_key: string | null;
   private_key_type_definition_key: string | null;
   private_key_size: number | null;
+  creator_id: string | null;
   time_created: string;
   time_updated: string;
 }
@@ -68,6 +74,7 @@ interface CredentialParams {
   admin_public: number;
   curator_public: number;
   groups: string;
+  creator_id: string | null;
   now: string;
 }
 
@@ -75,7 +82,7 @@ type Id = { id: number };
 
 const COLUMNS = `id, name, source, credential_json, admin_public, curator_public, groups,
   private_key_file_name, private_key_content_type, private_key_field_key,
-  private_key_type_definition_key, length(private_key) AS private_key_size,
+  private_key_type_definition_key, length(private_key) AS private_key_size, creator_id,
   time_created, time_updated`;
 
 function toCredential(row: CredentialRow): CredentialRecord {
@@ -87,6 +94,7 @@ function toCredential(row: CredentialRow): CredentialRecord {
     admin_public: row.admin_public === 1,
     curator_public: row.curator_public === 1,
     groups: parseJson<number[]>(row.groups),
+    creator_id: row.creator_id,
     time_created: row.time_created,
     time_updated: row.time_updated,
     private_key:
@@ -111,6 +119,7 @@ function toParams(id: number | null, input: CredentialWrite, now: string): Crede
     admin_public: input.admin_public ? 1 : 0,
     curator_public: input.curator_public ? 1 : 0,
     groups: JSON.stringify(input.groups),
+    creator_id: input.creator_id,
     now,
   };
 }
@@ -119,9 +128,9 @@ function prepare(db: Sqlite) {
   return {
     insert: db.statement<CredentialParams>(
       `INSERT INTO credentials (id, name, source, credential_json, admin_public, curator_public,
-         groups, time_created, time_updated)
+         groups, creator_id, time_created, time_updated)
        VALUES (@id, @name, @source, @credential_json, @admin_public, @curator_public, @groups,
-         @now, @now)`,
+         @creator_id, @now, @now)`,
     ),
     get: db.statement<Id, CredentialRow>(`SELECT ${COLUMNS} FROM credentials WHERE id = @id`),
     list: db.statement<NoParams, CredentialRow>(`SELECT ${COLUMNS} FROM credentials ORDER BY id`),
@@ -169,6 +178,7 @@ export class Credentials {
       admin_public: true,
       curator_public: false,
       groups: [],
+      creator_id: null,
     };
     this.stmt.insert.run(toParams(DEFAULT_CREDENTIAL_ID, input, now));
   }

@@ -1,7 +1,16 @@
-// Writing a document: insert it, or update it when its content changed, and attach it to a pair,
-// in one transaction. New or changed content is (re)queued for indexing; a re-post of the same
-// content (only `doc_updated_at` may differ) keeps its indexing state.
+// Writing a pushed document, as the servers' hash gate decides (`ingestionDecision` of the rule
+// book, `indexing_pipeline.py:340-408`): a new id is inserted, a re-embed rewrites the row, resets
+// `hidden` and the boost and queues it for indexing, a skip only attaches the pair. The stored
+// hash and time move only with a successful index write; a write whose indexing fails (a fault)
+// stores the row and leaves the index as it was. One transaction per document.
 import { createHash } from 'node:crypto';
+import {
+  alreadyExistedAnswer,
+  contentHashInput,
+  type IngestionDecision,
+  ingestionDecision,
+  REEMBED_RESETS,
+} from '@kis/rules';
 import { type JsonObject, jsonOrNull } from './json-columns.js';
 import type { Sqlite } from './sqlite.js';
 
@@ -23,15 +32,20 @@ export interface DocumentWrite {
 }
 
 export interface UpsertResult {
+  /** The answer's `already_existed`, as the server's release words it. */
   already_existed: boolean;
-  /** True when the document was new or its content changed (it is queued for indexing). */
+  /** True when the document was queued for indexing (new or re-embedded). */
   requeued: boolean;
+  decision: IngestionDecision;
+  /** True when the write's indexing failed: the row is stored, the index unchanged. */
+  failed: boolean;
 }
 
-/** One upsert: the document and the pair it is posted to. */
+/** One upsert: the document, the pair it is posted to, and whether its indexing fails. */
 export interface UpsertRequest {
   doc: DocumentWrite;
   pairId: number;
+  indexFails?: boolean | undefined;
 }
 
 /** A document's written columns, as the insert and the content update bind them. */
@@ -51,27 +65,22 @@ interface DocumentParams {
   from_ingestion_api: number;
   content_hash: string;
   now: string;
+  /** The index state of an insert: `queued`, or `indexed` when its indexing failed. */
+  state: string;
+  /** Embeddings an insert counts (0 when its indexing failed). */
+  embeddings: number;
+  hidden: number;
+  boost: number;
 }
 
-/** What decides whether a re-post changed a document (every stored field but its id and dates). */
-function contentHash(p: DocumentParams): string {
-  const parts = [
-    p.semantic_identifier,
-    p.title ?? '\u0001',
-    p.source,
-    p.sections,
-    p.metadata,
-    p.primary_owners ?? '',
-    p.secondary_owners ?? '',
-    String(p.chunk_count),
-    p.extra,
-  ];
-  return createHash('sha1').update(parts.join('\0')).digest('base64');
+/** MD5 of what the servers' hash covers (the rule book's `contentHashInput`). */
+function contentHash(doc: DocumentWrite): string {
+  return createHash('md5').update(contentHashInput(doc)).digest('hex');
 }
 
 // One object literal, no spreads: this runs once per ingested document.
 function documentParams(doc: DocumentWrite, now: string): DocumentParams {
-  const params: DocumentParams = {
+  return {
     id: doc.id,
     semantic_identifier: doc.semantic_identifier,
     title: doc.title,
@@ -85,43 +94,53 @@ function documentParams(doc: DocumentWrite, now: string): DocumentParams {
     chunk_count: doc.chunk_count,
     extra: JSON.stringify(doc.extra),
     from_ingestion_api: doc.from_ingestion_api ? 1 : 0,
-    content_hash: '',
+    content_hash: contentHash(doc),
     now,
+    state: 'queued',
+    embeddings: 1,
+    hidden: REEMBED_RESETS.hidden ? 1 : 0,
+    boost: REEMBED_RESETS.boost,
   };
-  params.content_hash = contentHash(params);
-  return params;
 }
 
 type Seq = { seq: number };
 
+interface StoredRow extends Seq {
+  content_hash: string;
+  doc_updated_at: string;
+  index_state: string;
+  chunks: number;
+}
+
+const CONTENT = `semantic_identifier = @semantic_identifier, title = @title,
+  source = @source, link = @link, sections = @sections, metadata = @metadata,
+  primary_owners = @primary_owners, secondary_owners = @secondary_owners,
+  chunk_count = @chunk_count, extra = @extra, from_ingestion_api = @from_ingestion_api,
+  time_updated = @now`;
+
 function prepare(db: Sqlite) {
   return {
-    find: db.statement<{ id: string }, Seq & { content_hash: string }>(
-      'SELECT seq, content_hash FROM documents WHERE id = @id',
+    find: db.statement<{ id: string }, StoredRow>(
+      'SELECT seq, content_hash, doc_updated_at, index_state, chunks FROM documents WHERE id = @id',
     ),
     insert: db.statement<DocumentParams>(
       `INSERT INTO documents (id, semantic_identifier, title, source, link, sections, metadata,
          primary_owners, secondary_owners, doc_updated_at, chunk_count, extra,
          from_ingestion_api, content_hash, index_state, queued_at, indexed_at, time_created,
-         time_updated)
+         time_updated, embeddings)
        VALUES (@id, @semantic_identifier, @title, @source, @link, @sections, @metadata,
          @primary_owners, @secondary_owners, @doc_updated_at, @chunk_count, @extra,
-         @from_ingestion_api, @content_hash, 'queued', @now, NULL, @now, @now)`,
+         @from_ingestion_api, @content_hash, @state, @now,
+         CASE WHEN @state = 'indexed' THEN @now END, @now, @now, @embeddings)`,
     ),
-    updateContent: db.statement<DocumentParams>(
-      `UPDATE documents SET semantic_identifier = @semantic_identifier, title = @title,
-         source = @source, link = @link, sections = @sections, metadata = @metadata,
-         primary_owners = @primary_owners, secondary_owners = @secondary_owners,
-         doc_updated_at = @doc_updated_at, chunk_count = @chunk_count, extra = @extra,
-         from_ingestion_api = @from_ingestion_api, content_hash = @content_hash,
-         index_state = 'queued', queued_at = @now, indexed_at = NULL, time_updated = @now
+    reembed: db.statement<DocumentParams>(
+      `UPDATE documents SET ${CONTENT}, doc_updated_at = @doc_updated_at,
+         content_hash = @content_hash, index_state = 'queued', queued_at = @now,
+         indexed_at = NULL, hidden = @hidden, boost = @boost, embeddings = embeddings + 1
        WHERE id = @id`,
     ),
-    touch: db.statement<Seq & { from_ingestion_api: number; doc_updated_at: string; now: string }>(
-      `UPDATE documents SET from_ingestion_api = max(from_ingestion_api, @from_ingestion_api),
-         doc_updated_at = @doc_updated_at, time_updated = @now
-       WHERE seq = @seq`,
-    ),
+    // A failed index write: the row takes the content, the hash and time stay.
+    failedWrite: db.statement<DocumentParams>(`UPDATE documents SET ${CONTENT} WHERE id = @id`),
     attach: db.statement<{ pair_id: number } & Seq>(
       'INSERT OR IGNORE INTO document_pairs (cc_pair_id, document_seq) VALUES (@pair_id, @seq)',
     ),
@@ -134,26 +153,48 @@ export interface DocumentUpserts {
   many(requests: UpsertRequest[], now: string): UpsertResult[];
 }
 
-export function prepareUpserts(db: Sqlite): DocumentUpserts {
+/**
+ * True when the index held no chunk of the document and will not (it was stored without chunks):
+ * a successful write is then new to the index, as for a new id.
+ */
+function newToIndex(existing: StoredRow | undefined): boolean {
+  return existing === undefined || (existing.chunks === 0 && existing.index_state !== 'queued');
+}
+
+/** The upserts of a server of `version` (its `backend_version`; undefined: the newest). */
+export function prepareUpserts(db: Sqlite, version: string | undefined): DocumentUpserts {
   const stmt = prepare(db);
-  const upsert = ({ doc, pairId }: UpsertRequest, now: string): UpsertResult => {
+  const upsert = ({ doc, pairId, indexFails = false }: UpsertRequest, now: string) => {
     const params = documentParams(doc, now);
     const existing = stmt.find.get({ id: doc.id });
-    let seq: number;
-    let requeued = true;
+    const stored =
+      existing === undefined
+        ? undefined
+        : { updatedAt: existing.doc_updated_at, contentHash: existing.content_hash };
+    const sent = { updatedAt: params.doc_updated_at, contentHash: params.content_hash };
+    const decision = ingestionDecision(stored, sent, version);
+    const failed = indexFails && decision !== 'skip';
+    let seq = existing?.seq ?? 0;
     if (existing === undefined) {
+      if (failed) {
+        params.state = 'indexed';
+        params.embeddings = 0;
+        params.content_hash = '';
+      }
       seq = Number(stmt.insert.run(params).lastInsertRowid);
-    } else if (existing.content_hash !== params.content_hash) {
-      seq = existing.seq;
-      stmt.updateContent.run(params);
-    } else {
-      seq = existing.seq;
-      requeued = false;
-      const { from_ingestion_api, doc_updated_at } = params;
-      stmt.touch.run({ seq, from_ingestion_api, doc_updated_at, now });
+    } else if (decision === 'reembed' && failed) {
+      stmt.failedWrite.run(params);
+    } else if (decision === 'reembed') {
+      stmt.reembed.run(params);
     }
     stmt.attach.run({ pair_id: pairId, seq });
-    return { already_existed: existing !== undefined, requeued };
+    const wroteNew = decision !== 'skip' && !failed && newToIndex(existing);
+    return {
+      already_existed: alreadyExistedAnswer(wroteNew, version),
+      requeued: decision !== 'skip' && !failed,
+      decision,
+      failed,
+    };
   };
   return {
     one: db.transaction(upsert),

@@ -1,5 +1,6 @@
 // Documents (table `documents`, attached to pairs through `document_pairs`): their upserts, the
-// listings the API and the state view read, and the indexing queue the background worker drains.
+// listings the API and the state view read, the indexing queue the background worker drains,
+// their `hidden` flag and boost, and the embeddings counted for each (and in all).
 import {
   type DocumentUpserts,
   type DocumentWrite,
@@ -34,6 +35,13 @@ export interface DocumentSummary {
   time_created: string;
   time_updated: string;
   cc_pair_ids: number[];
+  /** Hidden from ordinary search (admin keyword search still finds it). */
+  hidden: boolean;
+  boost: number;
+  /** Times it was (re)chunked and embedded: pushes that wrote it, ports, new-index writes. */
+  embeddings: number;
+  /** Its chunks in the PRESENT index (0: stored but not searchable). */
+  chunks: number;
 }
 
 export interface DocumentRecord extends DocumentSummary {
@@ -54,9 +62,11 @@ export interface DocumentListItem {
   index_state: IndexState;
 }
 
-interface SummaryRow extends Omit<DocumentSummary, 'from_ingestion_api' | 'cc_pair_ids'> {
+interface SummaryRow
+  extends Omit<DocumentSummary, 'from_ingestion_api' | 'cc_pair_ids' | 'hidden'> {
   from_ingestion_api: number;
   cc_pair_ids: string | null;
+  hidden: number;
 }
 
 interface DocumentRow extends SummaryRow {
@@ -70,7 +80,7 @@ interface DocumentRow extends SummaryRow {
 
 const SUMMARY_COLUMNS = `d.seq, d.id, d.semantic_identifier, d.title, d.source, d.link,
   d.from_ingestion_api, d.doc_updated_at, d.index_state, d.queued_at, d.indexed_at,
-  d.time_created, d.time_updated,
+  d.time_created, d.time_updated, d.hidden, d.boost, d.embeddings, d.chunks,
   (SELECT group_concat(p.cc_pair_id) FROM document_pairs p WHERE p.document_seq = d.seq) AS cc_pair_ids`;
 
 const FULL_COLUMNS = `${SUMMARY_COLUMNS}, d.sections, d.metadata, d.primary_owners,
@@ -97,6 +107,10 @@ function toSummary(row: SummaryRow): DocumentSummary {
           .map(Number)
           .sort((a, b) => a - b)
       : [],
+    hidden: row.hidden === 1,
+    boost: row.boost,
+    embeddings: row.embeddings,
+    chunks: row.chunks,
   };
 }
 
@@ -136,6 +150,36 @@ function prepare(db: Sqlite) {
     get: db.statement<{ id: string }, DocumentRow>(
       `SELECT ${FULL_COLUMNS} FROM documents d WHERE d.id = @id`,
     ),
+    bySeq: db.statement<{ seq: number }, DocumentRow>(
+      `SELECT ${FULL_COLUMNS} FROM documents d WHERE d.seq = @seq`,
+    ),
+    queued: db.statement<{ limit: number }, DocumentRow>(
+      `SELECT ${FULL_COLUMNS} FROM documents d WHERE d.index_state = 'queued' ORDER BY d.seq
+       LIMIT @limit`,
+    ),
+    markIndexed: db.statement<{ seq: number; now: string }>(
+      `UPDATE documents SET index_state = 'indexed', indexed_at = @now WHERE seq = @seq`,
+    ),
+    embedded: db.statement<{ seq: number }>(
+      'UPDATE documents SET embeddings = embeddings + 1 WHERE seq = @seq',
+    ),
+    setHidden: db.statement<{ id: string; hidden: number }>(
+      'UPDATE documents SET hidden = @hidden WHERE id = @id',
+    ),
+    setBoost: db.statement<{ id: string; boost: number }>(
+      'UPDATE documents SET boost = @boost WHERE id = @id',
+    ),
+    boostedAsc: db.statement<{ limit: number }, DocumentRow>(
+      `SELECT ${FULL_COLUMNS} FROM documents d ORDER BY d.boost, d.seq LIMIT @limit`,
+    ),
+    boostedDesc: db.statement<{ limit: number }, DocumentRow>(
+      `SELECT ${FULL_COLUMNS} FROM documents d ORDER BY d.boost DESC, d.seq LIMIT @limit`,
+    ),
+    ofPairs: db.column<{ pairs: string }, number>(
+      `SELECT DISTINCT document_seq FROM document_pairs
+       WHERE cc_pair_id IN (SELECT value FROM json_each(@pairs))`,
+    ),
+    deleteAll: db.statement<NoParams>('DELETE FROM documents'),
     delete: db.statement<{ id: string }>('DELETE FROM documents WHERE id = @id'),
     listIngested: db.statement<NoParams, DocumentListItem>(
       `SELECT id AS document_id, semantic_identifier AS semantic_id, link, index_state
@@ -151,11 +195,6 @@ function prepare(db: Sqlite) {
     ),
     list: db.statement<Page, DocumentRow>(
       `SELECT ${FULL_COLUMNS} FROM documents d ORDER BY d.seq DESC LIMIT @limit OFFSET @offset`,
-    ),
-    index: db.statement<{ limit: number; now: string }>(
-      `UPDATE documents SET index_state = 'indexed', indexed_at = @now
-       WHERE seq IN (SELECT seq FROM documents WHERE index_state = 'queued' ORDER BY seq
-         LIMIT @limit)`,
     ),
     countQueued: db.column<NoParams, number>(
       "SELECT count(*) FROM documents WHERE index_state = 'queued'",
@@ -177,37 +216,57 @@ export class Documents {
   private readonly upserts: DocumentUpserts;
   private readonly grouped: GroupCommit<UpsertRequest, UpsertResult>;
   private queuedListener: (() => void) | undefined;
+  /** Embeddings in all since the emulator started (deleted documents' included). */
+  embeddingTotal = 0;
 
   constructor(
     db: Sqlite,
     private readonly now: () => string,
+    /** The `backend_version` the store plays (its hash gate and `already_existed`). */
+    version: string | undefined,
   ) {
     this.stmt = prepare(db);
-    this.upserts = prepareUpserts(db);
+    this.upserts = prepareUpserts(db, version);
     this.grouped = new GroupCommit({
       many: this.upserts.many,
       one: this.upserts.one,
       now,
       isOpen: () => db.open,
       committed: (results) => {
-        if (results.some((r) => r.requeued)) this.queuedListener?.();
+        let queued = false;
+        for (const r of results) {
+          if (r.requeued) {
+            queued = true;
+            this.embeddingTotal++;
+          }
+        }
+        if (queued) this.queuedListener?.();
       },
     });
   }
 
   /**
    * Inserts or updates a document and attaches it to a pair, in one transaction committed before
-   * this returns (see `document-upserts.ts`).
+   * this returns (see `document-upserts.ts`); `indexFails` plays a failed index write.
    */
-  upsert(doc: DocumentWrite, pairId: number): UpsertResult {
-    const result = this.upserts.one({ doc, pairId }, this.now());
-    if (result.requeued) this.queuedListener?.();
+  upsert(doc: DocumentWrite, pairId: number, indexFails = false): UpsertResult {
+    const result = this.upserts.one({ doc, pairId, indexFails }, this.now());
+    if (result.requeued) {
+      this.embeddingTotal++;
+      this.queuedListener?.();
+    }
     return result;
   }
 
   /** `upsert`, written with the others of this event-loop turn (see `group-commit.ts`). */
-  upsertGrouped(doc: DocumentWrite, pairId: number): Promise<UpsertResult> {
-    return this.grouped.write({ doc, pairId });
+  upsertGrouped(doc: DocumentWrite, pairId: number, indexFails = false): Promise<UpsertResult> {
+    return this.grouped.write({ doc, pairId, indexFails });
+  }
+
+  /** Counts one more embedding of a document (a port, a write of the new index). */
+  countEmbedding(seq: number): void {
+    this.stmt.embedded.run({ seq });
+    this.embeddingTotal++;
   }
 
   /** Calls `listener` after each commit that queued documents for indexing (the indexer's wake-up). */
@@ -220,9 +279,40 @@ export class Documents {
     return row === undefined ? undefined : toDocument(row);
   }
 
-  /** Deletes a document by stored id; false when there was none. */
+  bySeq(seq: number): DocumentRecord | undefined {
+    const row = this.stmt.bySeq.get({ seq });
+    return row === undefined ? undefined : toDocument(row);
+  }
+
+  /** Deletes a document by stored id (its chunks in every index go with it); false when none. */
   delete(id: string): boolean {
     return this.stmt.delete.run({ id }).changes > 0;
+  }
+
+  /** Deletes every document (a legacy `instant` model swap). */
+  deleteAll(): void {
+    this.stmt.deleteAll.run();
+  }
+
+  /** Sets the `hidden` flag; false when there is no such document. */
+  setHidden(id: string, hidden: boolean): boolean {
+    return this.stmt.setHidden.run({ id, hidden: hidden ? 1 : 0 }).changes > 0;
+  }
+
+  /** Sets the boost; false when there is no such document. */
+  setBoost(id: string, boost: number): boolean {
+    return this.stmt.setBoost.run({ id, boost }).changes > 0;
+  }
+
+  /** Documents by boost, highest first (or lowest with `ascending`). */
+  byBoost(ascending: boolean, limit: number): DocumentRecord[] {
+    const stmt = ascending ? this.stmt.boostedAsc : this.stmt.boostedDesc;
+    return stmt.all({ limit }).map(toDocument);
+  }
+
+  /** The documents attached to any of these pairs (by seq). */
+  ofPairs(pairIds: readonly number[]): number[] {
+    return this.stmt.ofPairs.all({ pairs: JSON.stringify(pairIds) });
   }
 
   /** Documents created or updated through the ingestion API, oldest first. */
@@ -245,9 +335,14 @@ export class Documents {
     return this.stmt.list.all({ limit, offset }).map(toDocument);
   }
 
-  /** Moves up to `limit` queued documents to `indexed` (one statement); returns how many moved. */
-  indexQueued(limit: number): number {
-    return this.stmt.index.run({ limit, now: this.now() }).changes;
+  /** Up to `limit` queued documents, oldest first, with their content. */
+  queued(limit: number): DocumentRecord[] {
+    return this.stmt.queued.all({ limit }).map(toDocument);
+  }
+
+  /** Marks a document indexed (its chunks were written, or its indexing failed). */
+  markIndexed(seq: number): void {
+    this.stmt.markIndexed.run({ seq, now: this.now() });
   }
 
   /** The pair's documents updated from `from` (included) to `to` (excluded), ISO times. */

@@ -1,7 +1,8 @@
 // Connector/credential pairs (table `cc_pairs`) and their hold on documents (`document_pairs`),
-// with the state of their indexing, pruning and deletion. Removing a pair detaches its documents
-// (its index attempts and errors go with it); the end of a pair's deletion also removes the
-// documents only it held, and its connector when no other pair uses it.
+// with the state of their indexing, pruning and deletion. Their groups are links
+// (`user_group_pairs`, group-pairs.ts). Removing a pair detaches its documents (its index
+// attempts and errors go with it); the end of a pair's deletion also removes the documents only
+// it held, and its connector when no other pair uses it.
 import {
   DEFAULT_CC_PAIR_ID,
   DEFAULT_CREDENTIAL_ID,
@@ -11,7 +12,7 @@ import {
   type runTrigger,
 } from '@kis/rules';
 import { DEFAULT_CONNECTOR_ID } from './connectors.js';
-import { type JsonObject, jsonOrNull, parseJson, parseJsonOrNull } from './json-columns.js';
+import { type JsonObject, jsonOrNull, parseJsonOrNull } from './json-columns.js';
 import type { NoParams, Sqlite } from './sqlite.js';
 
 export type { PairStatus } from '@kis/rules';
@@ -31,7 +32,10 @@ export interface PairRecord {
   credential_id: number;
   name: string | null;
   access_type: string;
+  /** Every group it links, as stored (stale links included). */
   groups: number[];
+  /** The groups whose link a group update removed, until the group's sync drops it. */
+  stale_groups: number[];
   auto_sync_options: JsonObject | null;
   processing_mode: string | null;
   status: PairStatus;
@@ -61,8 +65,12 @@ export interface PairWrite {
 }
 
 interface PairRow
-  extends Omit<PairRecord, 'groups' | 'auto_sync_options' | 'in_repeated_error_state'> {
-  groups: string;
+  extends Omit<
+    PairRecord,
+    'groups' | 'stale_groups' | 'auto_sync_options' | 'in_repeated_error_state'
+  > {
+  groups: string | null;
+  stale_groups: string | null;
   auto_sync_options: string | null;
   in_repeated_error_state: number;
 }
@@ -74,7 +82,6 @@ type PairParams = Pick<
   | 'credential_id'
   | 'name'
   | 'access_type'
-  | 'groups'
   | 'auto_sync_options'
   | 'processing_mode'
   | 'status'
@@ -83,6 +90,26 @@ type PairParams = Pick<
 
 type Id = { id: number };
 
+/** The pair's columns and its group links. */
+const COLUMNS = `p.*,
+  (SELECT group_concat(l.group_id) FROM user_group_pairs l WHERE l.cc_pair_id = p.id) AS groups,
+  (SELECT group_concat(l.group_id) FROM user_group_pairs l
+    WHERE l.cc_pair_id = p.id AND l.is_current = 0) AS stale_groups`;
+
+/** The groups a pair is linked to now: its links but those a group update removed. */
+export function currentGroupIds(pair: Pick<PairRecord, 'groups' | 'stale_groups'>): number[] {
+  return pair.groups.filter((id) => !pair.stale_groups.includes(id));
+}
+
+function ids(list: string | null): number[] {
+  return list === null
+    ? []
+    : list
+        .split(',')
+        .map(Number)
+        .sort((a, b) => a - b);
+}
+
 function toPair(row: PairRow): PairRecord {
   return {
     id: row.id,
@@ -90,7 +117,8 @@ function toPair(row: PairRow): PairRecord {
     credential_id: row.credential_id,
     name: row.name,
     access_type: row.access_type,
-    groups: parseJson<number[]>(row.groups),
+    groups: ids(row.groups),
+    stale_groups: ids(row.stale_groups),
     auto_sync_options: parseJsonOrNull<JsonObject>(row.auto_sync_options),
     processing_mode: row.processing_mode,
     status: row.status,
@@ -107,16 +135,24 @@ function toPair(row: PairRow): PairRecord {
 function prepare(db: Sqlite) {
   return {
     insert: db.statement<PairParams>(
-      `INSERT INTO cc_pairs (id, connector_id, credential_id, name, access_type, groups,
+      `INSERT INTO cc_pairs (id, connector_id, credential_id, name, access_type,
          auto_sync_options, processing_mode, status, time_created)
-       VALUES (@id, @connector_id, @credential_id, @name, @access_type, @groups,
+       VALUES (@id, @connector_id, @credential_id, @name, @access_type,
          @auto_sync_options, @processing_mode, @status, @time_created)`,
     ),
-    get: db.statement<Id, PairRow>('SELECT * FROM cc_pairs WHERE id = @id'),
-    find: db.statement<{ connector_id: number; credential_id: number }, PairRow>(
-      'SELECT * FROM cc_pairs WHERE connector_id = @connector_id AND credential_id = @credential_id',
+    link: db.statement<{ group_id: number; cc_pair_id: number }>(
+      `INSERT OR IGNORE INTO user_group_pairs (group_id, cc_pair_id, is_current)
+       VALUES (@group_id, @cc_pair_id, 1)`,
     ),
-    list: db.statement<NoParams, PairRow>('SELECT * FROM cc_pairs ORDER BY id'),
+    get: db.statement<Id, PairRow>(`SELECT ${COLUMNS} FROM cc_pairs p WHERE p.id = @id`),
+    find: db.statement<{ connector_id: number; credential_id: number }, PairRow>(
+      `SELECT ${COLUMNS} FROM cc_pairs p
+       WHERE p.connector_id = @connector_id AND p.credential_id = @credential_id`,
+    ),
+    list: db.statement<NoParams, PairRow>(`SELECT ${COLUMNS} FROM cc_pairs p ORDER BY p.id`),
+    setAccessType: db.statement<Id & { access_type: string }>(
+      'UPDATE cc_pairs SET access_type = @access_type WHERE id = @id',
+    ),
     rename: db.statement<Id & { name: string }>('UPDATE cc_pairs SET name = @name WHERE id = @id'),
     // A pair that leaves DELETING (a resume) ends its deletion.
     setStatus: db.statement<Id & { status: PairStatus; deleting: number }>(
@@ -160,6 +196,16 @@ function prepare(db: Sqlite) {
     countOfCredential: db.column<{ credential_id: number }, number>(
       'SELECT count(*) FROM cc_pairs WHERE credential_id = @credential_id',
     ),
+    documentsOf: db.statement<Id, { seq: number; id: string; owners: number }>(
+      `SELECT d.seq, d.id,
+         (SELECT count(*) FROM document_pairs o WHERE o.document_seq = d.seq) AS owners
+       FROM document_pairs p JOIN documents d ON d.seq = p.document_seq
+       WHERE p.cc_pair_id = @id ORDER BY d.seq`,
+    ),
+    detachDocument: db.statement<Id & { seq: number }>(
+      'DELETE FROM document_pairs WHERE cc_pair_id = @id AND document_seq = @seq',
+    ),
+    deleteDocument: db.statement<{ seq: number }>('DELETE FROM documents WHERE seq = @seq'),
     documentCount: db.column<Id, number>(
       'SELECT count(*) FROM document_pairs WHERE cc_pair_id = @id',
     ),
@@ -180,20 +226,32 @@ export class Pairs {
     this.stmt = prepare(db);
   }
 
+  /** A new pair with its group links, in one transaction. */
   create(input: PairWrite): PairRecord {
-    const result = this.stmt.insert.run({
-      id: null,
-      connector_id: input.connector_id,
-      credential_id: input.credential_id,
-      name: input.name,
-      access_type: input.access_type,
-      groups: JSON.stringify(input.groups),
-      auto_sync_options: jsonOrNull(input.auto_sync_options),
-      processing_mode: input.processing_mode,
-      status: NEW_PAIR_STATUS,
-      time_created: this.now(),
-    });
-    return this.get(Number(result.lastInsertRowid))!;
+    const id = this.db.transaction(() => {
+      const result = this.stmt.insert.run({
+        id: null,
+        connector_id: input.connector_id,
+        credential_id: input.credential_id,
+        name: input.name,
+        access_type: input.access_type,
+        auto_sync_options: jsonOrNull(input.auto_sync_options),
+        processing_mode: input.processing_mode,
+        status: NEW_PAIR_STATUS,
+        time_created: this.now(),
+      });
+      const pairId = Number(result.lastInsertRowid);
+      for (const groupId of new Set(input.groups)) {
+        this.stmt.link.run({ group_id: groupId, cc_pair_id: pairId });
+      }
+      return pairId;
+    })();
+    return this.get(id)!;
+  }
+
+  /** Sets a pair's access type (no API call does: the emulator's control calls only). */
+  setAccessType(id: number, accessType: string): boolean {
+    return this.stmt.setAccessType.run({ id, access_type: accessType }).changes > 0;
   }
 
   /** Creates pair 1 (`DefaultCCPair`: connector 0 with credential 0) if missing. */
@@ -205,7 +263,6 @@ export class Pairs {
       credential_id: DEFAULT_CREDENTIAL_ID,
       name: 'DefaultCCPair',
       access_type: 'public',
-      groups: '[]',
       auto_sync_options: null,
       processing_mode: null,
       status: DEFAULT_PAIR_STATUS,
@@ -295,6 +352,23 @@ export class Pairs {
   /** Number of pairs that use a credential. */
   countOfCredential(credentialId: number): number {
     return this.stmt.countOfCredential.get({ credential_id: credentialId }) ?? 0;
+  }
+
+  /** A pair's documents, with how many pairs hold each. */
+  documentsOf(id: number): { seq: number; id: string; owners: number }[] {
+    return this.stmt.documentsOf.all({ id });
+  }
+
+  /**
+   * Takes a document from a pair: it leaves the store (and every index) when no other pair holds
+   * it, else only loses this pair. True when it was deleted.
+   */
+  releaseDocument(id: number, seq: number, owners: number): boolean {
+    return this.db.transaction(() => {
+      if (owners <= 1) return this.stmt.deleteDocument.run({ seq }).changes > 0;
+      this.stmt.detachDocument.run({ id, seq });
+      return false;
+    })();
   }
 
   /** Number of documents attached to a pair. */

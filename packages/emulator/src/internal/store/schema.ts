@@ -9,8 +9,12 @@ import type { NoParams, Sqlite } from './sqlite.js';
  * 3: connectors have an update time; pairs have a status.
  * 4: index attempts and their errors, user groups and created API keys; pairs keep their
  *    indexing, pruning and deletion state.
+ * 5: the search index (chunks in FTS5, readers and set names per document and index), search
+ *    settings and their ports, accounts and group memberships, group and set links to pairs,
+ *    document sets; documents keep hidden, boost, embeddings and their chunk count; credentials
+ *    their creator.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** The columns version 4 added to `cc_pairs`, with their types. */
 const PAIR_LIFECYCLE_COLUMNS = `in_repeated_error_state INTEGER NOT NULL DEFAULT 0,
@@ -19,6 +23,116 @@ const PAIR_LIFECYCLE_COLUMNS = `in_repeated_error_state INTEGER NOT NULL DEFAULT
   pruning_since TEXT,
   deletion_status TEXT,
   deletion_since TEXT`;
+
+/** The columns version 5 added to `documents`. */
+const DOCUMENT_INDEX_COLUMNS = `hidden INTEGER NOT NULL DEFAULT 0,
+  boost INTEGER NOT NULL DEFAULT 0,
+  embeddings INTEGER NOT NULL DEFAULT 0,
+  chunks INTEGER NOT NULL DEFAULT 0`;
+
+/** The columns version 5 added to `user_groups` (the seeded groups are default ones). */
+const GROUP_SYNC_COLUMNS = `is_default INTEGER NOT NULL DEFAULT 0,
+  is_up_to_date INTEGER NOT NULL DEFAULT 1,
+  is_up_for_deletion INTEGER NOT NULL DEFAULT 0,
+  sync_since TEXT,
+  sync_stuck INTEGER NOT NULL DEFAULT 0`;
+
+/**
+ * Version 5's tables. The index: one row per document and index in `index_documents` (its
+ * readers and set names as last stamped), one per chunk in `index_chunks`, whose id is the rowid
+ * of its text in the FTS5 table `chunk_text`; deleting a document deletes its chunks (foreign
+ * keys) and their text (trigger). Links of groups and sets to pairs keep `is_current` until the
+ * sync drops stale ones.
+ */
+const TRUST_TABLES = `
+CREATE TABLE IF NOT EXISTS accounts (
+  id TEXT PRIMARY KEY,
+  name TEXT,
+  role TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS user_group_members (
+  group_id INTEGER NOT NULL REFERENCES user_groups(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL,
+  is_manager INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (group_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS user_group_members_user ON user_group_members(user_id);
+CREATE TABLE IF NOT EXISTS user_group_pairs (
+  group_id INTEGER NOT NULL,
+  cc_pair_id INTEGER NOT NULL REFERENCES cc_pairs(id) ON DELETE CASCADE,
+  is_current INTEGER NOT NULL DEFAULT 1,
+  PRIMARY KEY (group_id, cc_pair_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS user_group_pairs_pair ON user_group_pairs(cc_pair_id);
+CREATE TABLE IF NOT EXISTS document_sets (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL UNIQUE,
+  description TEXT,
+  is_public INTEGER NOT NULL,
+  is_up_to_date INTEGER NOT NULL DEFAULT 0,
+  is_deleting INTEGER NOT NULL DEFAULT 0,
+  creator_id TEXT,
+  sync_since TEXT,
+  sync_stuck INTEGER NOT NULL DEFAULT 0,
+  time_created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS document_set_pairs (
+  set_id INTEGER NOT NULL REFERENCES document_sets(id) ON DELETE CASCADE,
+  cc_pair_id INTEGER NOT NULL REFERENCES cc_pairs(id) ON DELETE CASCADE,
+  is_current INTEGER NOT NULL DEFAULT 1,
+  PRIMARY KEY (set_id, cc_pair_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS document_set_pairs_pair ON document_set_pairs(cc_pair_id);
+CREATE TABLE IF NOT EXISTS document_set_groups (
+  set_id INTEGER NOT NULL REFERENCES document_sets(id) ON DELETE CASCADE,
+  group_id INTEGER NOT NULL,
+  PRIMARY KEY (set_id, group_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS document_set_users (
+  set_id INTEGER NOT NULL REFERENCES document_sets(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL,
+  PRIMARY KEY (set_id, user_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS search_settings (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  status TEXT NOT NULL CHECK (status IN ('PRESENT', 'FUTURE', 'PAST')),
+  model_name TEXT NOT NULL,
+  model_dim INTEGER NOT NULL,
+  index_name TEXT NOT NULL,
+  switchover_type TEXT NOT NULL,
+  use_port_flow INTEGER NOT NULL,
+  time_created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS port_attempts (
+  settings_id INTEGER NOT NULL REFERENCES search_settings(id) ON DELETE CASCADE,
+  cc_pair_id INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('waiting', 'in_progress', 'completed', 'failed', 'paused')),
+  time_started TEXT,
+  error_msg TEXT,
+  PRIMARY KEY (settings_id, cc_pair_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS index_documents (
+  settings_id INTEGER NOT NULL,
+  document_seq INTEGER NOT NULL REFERENCES documents(seq) ON DELETE CASCADE,
+  readers TEXT NOT NULL,
+  set_names TEXT NOT NULL,
+  chunk_count INTEGER NOT NULL,
+  PRIMARY KEY (settings_id, document_seq)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS index_documents_document ON index_documents(document_seq);
+CREATE TABLE IF NOT EXISTS index_chunks (
+  id INTEGER PRIMARY KEY,
+  settings_id INTEGER NOT NULL,
+  document_seq INTEGER NOT NULL REFERENCES documents(seq) ON DELETE CASCADE,
+  chunk_ind INTEGER NOT NULL,
+  link TEXT,
+  UNIQUE (settings_id, document_seq, chunk_ind)
+);
+CREATE INDEX IF NOT EXISTS index_chunks_document ON index_chunks(document_seq);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunk_text USING fts5(content);
+CREATE TRIGGER IF NOT EXISTS index_chunks_text AFTER DELETE ON index_chunks
+BEGIN DELETE FROM chunk_text WHERE rowid = old.id; END;
+`;
 
 // Ids are never reused after a deletion (AUTOINCREMENT), as on the servers' Postgres: a journal
 // kept for a deleted pair must not apply to a new one.
@@ -40,6 +154,7 @@ CREATE TABLE IF NOT EXISTS credentials (
   private_key_field_key TEXT,
   private_key_type_definition_key TEXT,
   private_key BLOB,
+  creator_id TEXT,
   time_created TEXT NOT NULL,
   time_updated TEXT NOT NULL
 );
@@ -63,7 +178,6 @@ CREATE TABLE IF NOT EXISTS cc_pairs (
   credential_id INTEGER NOT NULL REFERENCES credentials(id),
   name TEXT,
   access_type TEXT NOT NULL,
-  groups TEXT NOT NULL,
   auto_sync_options TEXT,
   processing_mode TEXT,
   status TEXT NOT NULL DEFAULT '${DEFAULT_PAIR_STATUS}',
@@ -110,7 +224,8 @@ CREATE INDEX IF NOT EXISTS index_attempt_errors_attempt
 CREATE TABLE IF NOT EXISTS user_groups (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   name TEXT NOT NULL UNIQUE,
-  grants TEXT NOT NULL
+  grants TEXT NOT NULL,
+  ${GROUP_SYNC_COLUMNS}
 );
 CREATE TABLE IF NOT EXISTS api_keys (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -142,6 +257,7 @@ CREATE TABLE IF NOT EXISTS documents (
   extra TEXT NOT NULL,
   from_ingestion_api INTEGER NOT NULL,
   content_hash TEXT NOT NULL,
+  ${DOCUMENT_INDEX_COLUMNS},
   index_state TEXT NOT NULL CHECK (index_state IN ('queued', 'indexed')),
   queued_at TEXT NOT NULL,
   indexed_at TEXT,
@@ -155,6 +271,7 @@ CREATE TABLE IF NOT EXISTS document_pairs (
   PRIMARY KEY (cc_pair_id, document_seq)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS document_pairs_document ON document_pairs(document_seq);
+${TRUST_TABLES}
 CREATE TABLE IF NOT EXISTS user_files (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   uid TEXT NOT NULL UNIQUE,
@@ -174,6 +291,7 @@ const UPGRADES: Readonly<Record<string, (db: Sqlite) => void>> = {
   '1': upgradeFromVersion1,
   '2': upgradeFromVersion2,
   '3': upgradeFromVersion3,
+  '4': upgradeFromVersion4,
 };
 
 /** Creates the tables of a new database, upgrades one of an earlier version, refuses others. */
@@ -241,6 +359,41 @@ function upgradeFromVersion3(db: Sqlite): void {
   db.transaction(() => {
     for (const column of PAIR_LIFECYCLE_COLUMNS.split(',')) {
       db.exec(`ALTER TABLE cc_pairs ADD COLUMN ${column.trim()}`);
+    }
+  })();
+}
+
+/** Adds `columns` (a column list as in `CREATE TABLE`) to `table` when it lacks the first. */
+function addColumns(db: Sqlite, table: string, columns: string): void {
+  const existing = columnsOf(db, table);
+  if (existing.length === 0) return;
+  for (const column of columns.split(',')) {
+    const name = column.trim().split(/\s/)[0] ?? '';
+    if (!existing.includes(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column.trim()}`);
+  }
+}
+
+/**
+ * Version 5: documents, groups and credentials get their new columns (the seeded groups become
+ * default ones); a pair's groups move from a JSON column to links; every document is queued
+ * again, so the indexer writes its chunks into the new index.
+ */
+function upgradeFromVersion4(db: Sqlite): void {
+  db.transaction(() => {
+    addColumns(db, 'documents', DOCUMENT_INDEX_COLUMNS);
+    addColumns(db, 'user_groups', GROUP_SYNC_COLUMNS);
+    addColumns(db, 'credentials', 'creator_id TEXT');
+    db.exec(TRUST_TABLES);
+    if (columnsOf(db, 'user_groups').length > 0) {
+      db.exec("UPDATE user_groups SET is_default = 1 WHERE name IN ('Admin', 'Basic')");
+    }
+    if (columnsOf(db, 'cc_pairs').includes('groups')) {
+      db.exec(`INSERT OR IGNORE INTO user_group_pairs (group_id, cc_pair_id, is_current)
+          SELECT g.value, p.id, 1 FROM cc_pairs p, json_each(p.groups) g;
+        ALTER TABLE cc_pairs DROP COLUMN groups;`);
+    }
+    if (columnsOf(db, 'documents').length > 0) {
+      db.exec("UPDATE documents SET index_state = 'queued', indexed_at = NULL");
     }
   })();
 }

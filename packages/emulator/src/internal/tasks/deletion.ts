@@ -1,8 +1,9 @@
 // Pair deletions, asynchronous as on deployed servers. The deletion attempt cancels the pair's
 // waiting attempts at once and sets it DELETING (`PENDING`); the deletion then stops the pair's
 // running attempt and prune and waits for them (at least `deletionDelayMs`), removes its
-// documents (`STARTED`, at least `deletionDelayMs`), and last the pair with its attempts and
-// errors, and its connector when no other pair uses it; the credential stays. A pair set DELETING
+// documents (`STARTED`, at least `deletionDelayMs`; those another pair also holds only lose this
+// one and are stamped anew), and last the pair with its attempts and errors, and its connector
+// when no other pair uses it; the credential stays. A pair set DELETING
 // otherwise (release 4.6.1's status call, a database of an earlier emulator) is deleted the same
 // way; one resumed meanwhile is not.
 import { DELETION_PHASES, LIFECYCLE_TEXTS, nextPairStatus } from '@kis/rules';
@@ -51,7 +52,13 @@ export function advanceDeletions(ctx: TaskContext, now: Date): number | undefine
     } else if (now.getTime() < since + timing.deletionDelayMs) {
       next = earliest(next, since + timing.deletionDelayMs);
     } else {
+      // documents another pair also holds stay, stamped anew without this pair
+      const shared = store.pairs
+        .documentsOf(pair.id)
+        .filter((d) => d.owners > 1)
+        .map((d) => d.seq);
       store.pairs.deleteWithDocuments(pair.id);
+      ctx.writer.restamp(shared);
     }
   }
   return next;

@@ -1,13 +1,18 @@
-// The background work on pairs that deployed servers hand to their task workers: index attempts,
-// prunes and deletions. One round moves all of them on by the emulator's clock (`now`); after a
-// round the worker sleeps until the next thing is due, or until a request changes something
-// (`poke`). Rounds never overlap, the timer is unref'd, and with nothing due the worker holds no
-// timer at all. Tests can stop the timer (`pause`) and run rounds themselves (`tick`).
+// The background work that deployed servers hand to their task workers: index attempts, prunes
+// (asked for, or due by `prune_freq`), deletions, the syncs of document sets and user groups,
+// and the ports of a model switch. One round moves all of them on by the emulator's clock
+// (`now`); after a round the worker sleeps until the next thing is due, or until a request
+// changes something (`poke`). Rounds never overlap, the timer is unref'd, and with nothing due
+// the worker holds no timer at all. Tests can stop the timer (`pause`) and run rounds themselves
+// (`tick`).
+import type { IndexWriter } from '../index-writer.js';
 import type { Store } from '../store/index.js';
 import { advanceDeletions } from './deletion.js';
 import { advanceAttempts, scheduleAttempts } from './indexing.js';
+import { advanceSwitch } from './model-switch.js';
 import { type AttemptOutcome, parseAttemptOutcome } from './outcomes.js';
-import { advancePrunes } from './pruning.js';
+import { advancePrunes, scheduleAutoPrunes } from './pruning.js';
+import { advanceSyncs } from './syncs.js';
 import { earliest, type TaskContext, type TaskTiming } from './task-context.js';
 
 export interface PairTaskOptions {
@@ -19,6 +24,10 @@ export interface PairTaskOptions {
   durationMs?: number;
   /** Milliseconds a prune runs. Default 500. */
   pruneMs?: number;
+  /** Milliseconds a document set's or user group's sync takes. Default 1000. */
+  syncMs?: number;
+  /** Milliseconds one port of a model switch takes. Default 500. */
+  portMs?: number;
   /** Start without the timer: nothing moves until `resume()` or `tick()`. Default false. */
   paused?: boolean;
 }
@@ -41,6 +50,8 @@ export const DEFAULT_TIMING: Readonly<Omit<TaskTiming, 'deletionDelayMs'>> = Obj
   startDelayMs: 100,
   durationMs: 1000,
   pruneMs: 500,
+  syncMs: 1000,
+  portMs: 500,
 });
 
 /** The shortest wait between two rounds, so a round that is due at once never spins. */
@@ -63,10 +74,12 @@ export class PairTasks implements PairTasksControl {
   private defaultOutcome: AttemptOutcome;
   private readonly startOutcome: AttemptOutcome;
   private readonly outcomes = new Map<number, AttemptOutcome>();
-  private readonly context: TaskContext;
+  /** What the rounds share (the model-switch control acts on it too). */
+  readonly context: TaskContext;
 
   constructor(
     private readonly store: Store,
+    writer: IndexWriter,
     private readonly clock: () => Date,
     timing: TaskTiming,
     options: PairTaskOptions = {},
@@ -76,7 +89,12 @@ export class PairTasks implements PairTasksControl {
     this.startOutcome = parseAttemptOutcome(options.outcome ?? 'succeed', 'attempts outcome');
     this.defaultOutcome = this.startOutcome;
     this.isPaused = options.paused ?? false;
-    this.context = { store, timing, outcomeOf: (id) => this.attemptOutcome(id) };
+    this.context = { store, writer, timing, outcomeOf: (id) => this.attemptOutcome(id) };
+  }
+
+  /** The emulator's time now. */
+  now(): Date {
+    return this.clock();
   }
 
   get paused(): boolean {
@@ -139,12 +157,15 @@ export class PairTasks implements PairTasksControl {
     this.clearTimer();
   }
 
-  /** Deletions first (they stop work), then attempts, new attempts and prunes. */
+  /** Deletions first (they stop work), then attempts, new attempts, prunes, syncs and ports. */
   private round(now: Date): number | undefined {
     let next = advanceDeletions(this.context, now);
     next = earliest(next, advanceAttempts(this.context, now));
     next = earliest(next, scheduleAttempts(this.context, now));
-    return earliest(next, advancePrunes(this.context, now));
+    next = earliest(next, scheduleAutoPrunes(this.context, now));
+    next = earliest(next, advancePrunes(this.context, now));
+    next = earliest(next, advanceSyncs(this.context, now));
+    return earliest(next, advanceSwitch(this.context, now));
   }
 
   private waitUntil(due: number | undefined): void {

@@ -1,0 +1,228 @@
+/**
+ * `kis.userGroups`: groups of accounts (enterprise edition): a pair's groups see its documents.
+ * Changes of pairs and names reach the documents through the server's sync (`is_up_to_date`),
+ * members at once. Servers without the enterprise edition answer 404 on every route, those below
+ * the Business plan 402: both become `FeatureUnavailableError`. Where the main line and release
+ * 4.6.1 differ (managers against curators, the group's document-set call), the call finds the
+ * route the server has (`docs/deployed-servers.md`, "User groups").
+ */
+import { isRouteNotFound, ROUTE_VARIANTS } from '@kis/rules';
+import { KisError } from '../../errors.js';
+import type { KisClient } from '../../kis-client.js';
+import type { RequestOptions } from '../../request-options.js';
+import type {
+  GroupDocumentSetChange,
+  SyncWaitOptions,
+  UserGroupListOptions,
+} from '../../search-options.js';
+import type { DocumentSetSummary, UserGroup } from '../../types.js';
+import { checkInt } from '../arguments.js';
+import type { CallContext } from '../call.js';
+import { pollUntil } from '../poll.js';
+import { onServedRoute } from '../route-variants.js';
+import { listDocumentSets, updateDocumentSet } from './document-sets.js';
+
+const GROUPS = '/manage/admin/user-group';
+const ONE = '/manage/admin/user-group/{user_group_id}';
+const [MANAGER_PATH, CURATOR_PATH] = ROUTE_VARIANTS.groupManager;
+const [GROUP_SETS_PATH] = ROUTE_VARIANTS.groupDocumentSets;
+
+/** Said after a create whose answer was lost: the group may exist (names are unique). */
+const CREATE_HINT = 'The group may have been created: list the groups before creating it again.';
+
+const idOf = (id: number) => ({ path: { user_group_id: checkInt('userGroupId', id) } });
+
+function listGroups(ctx: CallContext, opts: UserGroupListOptions = {}): Promise<UserGroup[]> {
+  const { includeDefault = false, ...request } = opts;
+  return ctx.unwrap(
+    ctx.api.GET(GROUPS, {
+      params: { query: { include_default: includeDefault } },
+      fetch: ctx.via({ ...request }),
+    }),
+    'GET',
+    `${GROUPS}?include_default=${includeDefault}`,
+  );
+}
+
+/** The group as listed (seeded ones included), or undefined once it is gone. */
+async function findGroup(ctx: CallContext, id: number, opts: RequestOptions) {
+  const groups = await listGroups(ctx, { ...opts, includeDefault: true });
+  return groups.find((g) => g.id === id);
+}
+
+function uniqueIds(name: string, ids: readonly number[] | undefined): number[] {
+  return [...new Set((ids ?? []).map((id) => checkInt(name, id)))];
+}
+
+/**
+ * Release 4.6.1 has no group call for document sets: each set's `groups` is replaced instead
+ * (a full replace of the set, from its listed summary).
+ */
+async function shareThroughSets(
+  ctx: CallContext,
+  groupId: number,
+  add: readonly number[],
+  remove: readonly number[],
+  opts: RequestOptions,
+): Promise<void> {
+  if ((await findGroup(ctx, groupId, opts)) === undefined) {
+    throw new KisError(`user group ${groupId} is not listed to this key`);
+  }
+  const sets = await listDocumentSets(ctx, { ...opts, editable: true });
+  for (const id of [...add, ...remove]) {
+    const set = sets.find((s) => s.id === id);
+    if (set === undefined) throw new KisError(`document set ${id} is not editable by this key`);
+    const groups = add.includes(id)
+      ? [...new Set([...set.groups, groupId])]
+      : set.groups.filter((g) => g !== groupId);
+    await updateDocumentSet(ctx, setReplacement(set, groups), opts);
+  }
+}
+
+/** The full replace of a set that keeps everything but its groups. */
+function setReplacement(set: DocumentSetSummary, groups: number[]) {
+  return {
+    id: set.id,
+    name: set.name,
+    description: set.description ?? '',
+    cc_pair_ids: set.cc_pair_summaries.map((p) => p.id),
+    is_public: set.is_public,
+    users: [...set.users],
+    groups,
+    federated_connectors: (set.federated_connector_summaries ?? []).map((f) => ({
+      federated_connector_id: f.id,
+      entities: f.entities ?? {},
+    })),
+  };
+}
+
+/** PATCH …/document-sets (main line), else the sets themselves (release 4.6.1). */
+async function shareDocumentSets(
+  ctx: CallContext,
+  groupId: number,
+  change: GroupDocumentSetChange,
+  opts: RequestOptions = {},
+): Promise<void> {
+  const add = uniqueIds('add', change.add);
+  const remove = uniqueIds('remove', change.remove);
+  if (ctx.routes.groupDocumentSets !== 1) {
+    const answer = await ctx.api.PATCH(GROUP_SETS_PATH, {
+      params: idOf(groupId),
+      body: { added_document_set_ids: add, removed_document_set_ids: remove },
+      fetch: ctx.via({ ...opts }),
+    });
+    if (!isRouteNotFound(answer.response.status, answer.error)) {
+      ctx.routes.groupDocumentSets = 0;
+      await ctx.unwrap(Promise.resolve(answer), 'PATCH', `${GROUPS}/${groupId}/document-sets`);
+      return;
+    }
+  }
+  ctx.routes.groupDocumentSets = 1;
+  await shareThroughSets(ctx, groupId, add, remove, opts);
+}
+
+/** PUT …/manager (main line), else POST …/set-curator (release 4.6.1). */
+async function setManager(
+  ctx: CallContext,
+  groupId: number,
+  userId: string,
+  isManager: boolean,
+  opts: RequestOptions = {},
+): Promise<void> {
+  if (typeof userId !== 'string' || userId === '') {
+    throw new TypeError('userGroups.setManager: userId must be an account id');
+  }
+  const params = idOf(groupId);
+  const fetch = ctx.via({ ...opts });
+  let index = 0;
+  const pending = onServedRoute(ctx.routes, 'groupManager', (i) => {
+    index = i;
+    return i === 0
+      ? ctx.api.PUT(MANAGER_PATH, {
+          params,
+          body: { user_id: userId, is_manager: isManager },
+          fetch,
+        })
+      : ctx.api.POST(CURATOR_PATH, {
+          params,
+          body: { user_id: userId, is_curator: isManager },
+          fetch,
+        });
+  });
+  const path = () =>
+    index === 0 ? `${GROUPS}/${groupId}/manager` : `${GROUPS}/${groupId}/set-curator`;
+  await ctx.unwrap(pending, index === 0 ? 'PUT' : 'POST', path);
+}
+
+/** `kis.userGroups`. */
+export function userGroupsResource(ctx: CallContext): KisClient['userGroups'] {
+  return {
+    list: async (opts) => listGroups(ctx, opts),
+    create: async (body, opts) =>
+      ctx.unwrap(
+        ctx.api.POST(GROUPS, {
+          body,
+          fetch: ctx.via({ ...opts, retryMode: 'unsafe', unsafeHint: CREATE_HINT }),
+        }),
+        'POST',
+        GROUPS,
+        CREATE_HINT,
+      ),
+    update: async (id, body, opts) =>
+      ctx.unwrap(
+        ctx.api.PATCH(ONE, { params: idOf(id), body, fetch: ctx.via({ ...opts }) }),
+        'PATCH',
+        `${GROUPS}/${id}`,
+      ),
+    addUsers: async (id, userIds, opts) =>
+      ctx.unwrap(
+        ctx.api.POST('/manage/admin/user-group/{user_group_id}/add-users', {
+          params: idOf(id),
+          body: { user_ids: [...userIds] },
+          fetch: ctx.via({ ...opts }),
+        }),
+        'POST',
+        `${GROUPS}/${id}/add-users`,
+      ),
+    rename: async (id, name, opts) =>
+      ctx.unwrap(
+        ctx.api.PATCH('/manage/admin/user-group/rename', {
+          body: { id: checkInt('userGroupId', id), name },
+          fetch: ctx.via({ ...opts }),
+        }),
+        'PATCH',
+        `${GROUPS}/rename`,
+      ),
+    shareDocumentSets: async (id, change, opts) => shareDocumentSets(ctx, id, change, opts),
+    setManager: async (id, userId, isManager, opts) => setManager(ctx, id, userId, isManager, opts),
+    async delete(id, opts) {
+      await ctx.unwrap(
+        ctx.api.DELETE(ONE, { params: idOf(id), fetch: ctx.via({ ...opts }) }),
+        'DELETE',
+        `${GROUPS}/${id}`,
+      );
+    },
+    async waitUntilSynced(id, opts: SyncWaitOptions = {}) {
+      const { waitMs = 600_000, ...request } = opts;
+      const group = await pollUntil(
+        () => findGroup(ctx, checkInt('userGroupId', id), request),
+        (g) => g === undefined || g.is_up_to_date,
+        `user group ${id} syncing`,
+        waitMs,
+        request.signal,
+      );
+      if (group === undefined) throw new KisError(`user group ${id} is not listed to this key`);
+      return group;
+    },
+    async waitUntilGone(id, opts: SyncWaitOptions = {}) {
+      const { waitMs = 600_000, ...request } = opts;
+      await pollUntil(
+        () => findGroup(ctx, checkInt('userGroupId', id), request),
+        (g) => g === undefined,
+        `user group ${id} deletion`,
+        waitMs,
+        request.signal,
+      );
+    },
+  };
+}
