@@ -6,7 +6,6 @@
  * (README, "Servers").
  */
 import createClient, { type Client } from 'openapi-fetch';
-import type { IngestEngine } from './ingest.js';
 import { DEFAULT_BACKOFF } from './internal/backoff.js';
 import { startIngestRun } from './internal/bulk/start.js';
 import { type CallContext, createUnwrap } from './internal/call.js';
@@ -21,7 +20,7 @@ import { credentialsResource } from './internal/resources/credentials.js';
 import { documentsResource } from './internal/resources/documents.js';
 import { filesResource } from './internal/resources/files.js';
 import { apiKeysResource, identityResource } from './internal/resources/identity.js';
-import { ingest, ingestionResource } from './internal/resources/ingestion.js';
+import { ingestionResource } from './internal/resources/ingestion.js';
 import { pairsResource } from './internal/resources/pairs.js';
 import { serverVersion } from './internal/resources/version.js';
 import { setupConnector } from './internal/setup-connector.js';
@@ -92,19 +91,14 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
     routes: {},
     log,
     redactor,
+    timeoutMs,
+    sha256,
   };
   const connectors = connectorsResource(ctx);
   const credentials = credentialsResource(ctx);
   const files = filesResource(ctx);
   const ingestion = ingestionResource(ctx);
   const identity = identityResource(ctx);
-  const engine: IngestEngine = {
-    log,
-    timeoutMs,
-    sha256,
-    ingest: (body, control) => ingest(ctx, body, control),
-    uploadImage: async (file, opts) => (await files.uploadImage(file, opts)).fileId,
-  };
   return {
     baseUrl,
     api,
@@ -127,7 +121,7 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
       ),
     setupConnector: (input, opts) =>
       setupConnector({ connectors, credentials, log, redactor }, input, opts),
-    ingestDocument: (document, opts) => ingestDocument(engine, document, opts),
-    ingestMany: (source, opts) => startIngestRun(engine, source, opts),
+    ingestDocument: (document, opts) => ingestDocument(ctx, document, opts),
+    ingestMany: (source, opts) => startIngestRun(ctx, source, opts),
   };
 }

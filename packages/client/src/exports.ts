@@ -28,7 +28,6 @@ export {
 export { getFileId } from './file-id.js';
 export type {
   IngestAttempt,
-  IngestEngine,
   IngestInput,
   IngestItem,
   IngestManyOptions,

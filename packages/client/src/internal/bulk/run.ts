@@ -7,7 +7,6 @@
 import { APIUserAbortError, KisError } from '../../errors.js';
 import type {
   IngestAttempt,
-  IngestEngine,
   IngestInput,
   IngestItem,
   IngestManyOptions,
@@ -26,6 +25,9 @@ import type {
 } from '../../types.js';
 import { abortRegistry } from '../abort.js';
 import { sleep } from '../backoff.js';
+import type { CallContext } from '../call.js';
+import { uploadImage } from '../resources/files.js';
+import { ingest } from '../resources/ingestion.js';
 import { recordedFingerprint, skippedByFingerprint } from './fingerprint-skip.js';
 import { Hedger, ownRegistry } from './hedge.js';
 import { ConcurrencyLimiter } from './limiter.js';
@@ -95,7 +97,7 @@ export class BulkRun implements IngestRun {
   private readonly reportAttempt: ((attempt: IngestAttempt) => void) | undefined;
 
   constructor(
-    private readonly engine: IngestEngine,
+    private readonly ctx: CallContext,
     private readonly source: Iterable<IngestInput> | AsyncIterable<IngestInput>,
     private readonly options: IngestManyOptions,
   ) {
@@ -109,7 +111,7 @@ export class BulkRun implements IngestRun {
     this.retryForMs = options.retryForMs ?? BULK_DEFAULTS.retryForMs;
     this.maxAttempts =
       options.maxRetries === undefined ? Number.POSITIVE_INFINITY : options.maxRetries + 1;
-    this.timeoutMs = options.timeoutMs ?? engine.timeoutMs;
+    this.timeoutMs = options.timeoutMs ?? ctx.timeoutMs;
     const onAttempt = options.onAttempt;
     this.reportAttempt =
       onAttempt &&
@@ -117,20 +119,20 @@ export class BulkRun implements IngestRun {
         try {
           onAttempt(attempt);
         } catch (err) {
-          this.engine.log.log('warn', `ingestMany: onAttempt threw: ${errorOf(err).message}`);
+          this.ctx.log.log('warn', `ingestMany: onAttempt threw: ${errorOf(err).message}`);
         }
       });
     this.fingerprints = fingerprintMatcher(options.journal);
     this.uploads = new RunUploads(
       // the run's abort registry, as for ingestion: no listener per upload on the run's signal
-      (file) => engine.uploadImage(file, { registry: this.registry }),
+      async (file) => (await uploadImage(ctx, file, { registry: this.registry })).fileId,
       options.journal,
       options.dryRun === true,
     );
     this.gate = new OutageGate({
       maxOutageMs: options.maxOutageMs,
       onChange: (paused, info) => {
-        this.engine.log.log(
+        this.ctx.log.log(
           paused ? 'warn' : 'info',
           paused
             ? `the server is not answering (${info.reason}); pausing and probing until it is back`
@@ -423,7 +425,7 @@ export class BulkRun implements IngestRun {
     try {
       this.options.onResult?.(result);
     } catch (err) {
-      this.engine.log.log('warn', `ingestMany: onResult threw: ${errorOf(err).message}`);
+      this.ctx.log.log('warn', `ingestMany: onResult threw: ${errorOf(err).message}`);
     }
     this.reportProgress();
     this.wake();
@@ -433,7 +435,7 @@ export class BulkRun implements IngestRun {
     try {
       this.options.onProgress?.(this.progress());
     } catch (err) {
-      this.engine.log.log('warn', `ingestMany: onProgress threw: ${errorOf(err).message}`);
+      this.ctx.log.log('warn', `ingestMany: onProgress threw: ${errorOf(err).message}`);
     }
   }
 
@@ -475,7 +477,7 @@ export class BulkRun implements IngestRun {
       document = (item ? await this.load(item) : input) as IngestionDocumentInput;
       prepared = prepareIngestion(document, ccPairId, this.options.validate !== false, {
         label: ref ?? `item ${index}`,
-        log: this.engine.log,
+        log: this.ctx.log,
       });
     } catch (err) {
       // a load cut short by the run's end (its upload aborted) is not the document's failure
@@ -493,7 +495,7 @@ export class BulkRun implements IngestRun {
     const { body, documentId } = prepared;
     let hash: string | undefined;
     if (journal) {
-      hash = await contentHash(body, this.engine.sha256);
+      hash = await contentHash(body, this.ctx.sha256);
       if (await journal.has(documentId, hash)) {
         return { ...base, documentId, status: 'skipped', attempts: 0 };
       }
@@ -691,7 +693,7 @@ export class BulkRun implements IngestRun {
         const copy = ownRegistry(this.registry);
         copies.push(copy);
         const sentAt = performance.now();
-        const answer = this.engine.ingest(body, { ...control, registry: copy.registry });
+        const answer = ingest(this.ctx, body, { ...control, registry: copy.registry });
         const report = this.reportAttempt;
         return {
           copy,
@@ -760,7 +762,7 @@ export class BulkRun implements IngestRun {
   ): void {
     if (this.stopped) return;
     this.stopped = error === undefined ? { reason, message } : { reason, message, error };
-    this.engine.log.log('error', message);
+    this.ctx.log.log('error', message);
     this.cancel(new RunStopped(message));
   }
 
