@@ -5,7 +5,7 @@
  * and deployed servers, with no option to set: where their routes differ it finds the served one
  * (README, "Servers").
  */
-import createClient, { type Client } from 'openapi-fetch';
+import createClient from 'openapi-fetch';
 import { DEFAULT_BACKOFF } from './internal/backoff.js';
 import { startIngestRun } from './internal/bulk/start.js';
 import { type CallContext, createUnwrap } from './internal/call.js';
@@ -62,8 +62,11 @@ export interface Platform {
   sha256?: Sha256 | undefined;
 }
 
-/** `createKisClient` on a runtime's sender and hashing (`Platform`). */
-export function createKisClientWith(options: KisClientOptions, platform: Platform = {}): KisClient {
+/**
+ * The context every call of a client goes through (resources, `ingestDocument`, bulk runs), on a
+ * runtime's sender and hashing; built once per client.
+ */
+export function callContext(options: KisClientOptions, platform: Platform = {}): CallContext {
   const { defaultSender, sha256 = webSha256 } = platform;
   validateOptions(options);
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -81,10 +84,9 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
     log,
     redactor,
   });
-  const api: Client<paths> = apiOn(baseUrl, transport);
-  const ctx: CallContext = {
+  return {
     baseUrl,
-    api,
+    api: apiOn(baseUrl, transport),
     via: (control) => (request) => transport(request, control),
     unwrap: createUnwrap(baseUrl, redactor, log),
     transport,
@@ -94,6 +96,12 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
     timeoutMs,
     sha256,
   };
+}
+
+/** `createKisClient` on a runtime's sender and hashing (`Platform`). */
+export function createKisClientWith(options: KisClientOptions, platform: Platform = {}): KisClient {
+  const ctx = callContext(options, platform);
+  const { baseUrl, api, transport, log, redactor } = ctx;
   const connectors = connectorsResource(ctx);
   const credentials = credentialsResource(ctx);
   const files = filesResource(ctx);
