@@ -5,8 +5,7 @@
  * and deployed servers, with no option to set: where their routes differ it finds the served one
  * (README, "Servers").
  */
-import createClient, { type Client } from 'openapi-fetch';
-import type { IngestEngine } from './ingest.js';
+import createClient from 'openapi-fetch';
 import { DEFAULT_BACKOFF } from './internal/backoff.js';
 import { startIngestRun } from './internal/bulk/start.js';
 import { type CallContext, createUnwrap } from './internal/call.js';
@@ -22,7 +21,7 @@ import { credentialsResource } from './internal/resources/credentials.js';
 import { documentsResource } from './internal/resources/documents.js';
 import { filesResource } from './internal/resources/files.js';
 import { apiKeysResource, identityResource } from './internal/resources/identity.js';
-import { ingest, ingestionResource } from './internal/resources/ingestion.js';
+import { ingestionResource } from './internal/resources/ingestion.js';
 import { pairsResource } from './internal/resources/pairs.js';
 
 import { serverVersion } from './internal/resources/version.js';
@@ -73,8 +72,15 @@ export interface Platform {
   sha256?: Sha256 | undefined;
 }
 
-/** `createKisClient` on a runtime's sender and hashing (`Platform`). */
-export function createKisClientWith(options: KisClientOptions, platform: Platform = {}): KisClient {
+/**
+ * The contexts every call of a client goes through, built once per client: `calls` for the calls
+ * made one at a time (resources, `ingestDocument`), `runs` for bulk runs. Both are the same unless
+ * `callsOn` chose another sender for single calls; runs keep the default one.
+ */
+export function callContexts(
+  options: KisClientOptions,
+  platform: Platform = {},
+): { calls: CallContext; runs: CallContext } {
   const { defaultSender, callSender, sha256 = webSha256 } = platform;
   validateOptions(options);
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -82,8 +88,9 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
   const level = options.logLevel ?? logLevelFromEnv() ?? 'warn';
   const log = new LevelLogger(level, options.logger ?? console, redactor.text, redactor.value);
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const transportOn = (send: Sender) =>
-    createTransport({
+  const unwrap = createUnwrap(baseUrl, redactor, log);
+  const on = (send: Sender): CallContext => {
+    const transport = createTransport({
       send,
       apiKey: options.apiKey,
       maxRetries: options.maxRetries ?? 2,
@@ -93,43 +100,38 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
       log,
       redactor,
     });
-  const runTransport = transportOn(senderFor(options, defaultSender));
-  const callSend = options.fetch === undefined ? callSender?.(options) : undefined;
-  const transport = callSend === undefined ? runTransport : transportOn(callSend);
-  const api: Client<paths> = apiOn(baseUrl, transport);
-  const ctx: CallContext = {
-    baseUrl,
-    api,
-    via: (control) => (request) => transport(request, control),
-    unwrap: createUnwrap(baseUrl, redactor, log),
-    transport,
-    routes: {},
-    log,
-    redactor,
+    return {
+      baseUrl,
+      api: apiOn(baseUrl, transport),
+      via: (control) => (request) => transport(request, control),
+      unwrap,
+      transport,
+      routes: {},
+      log,
+      redactor,
+      timeoutMs,
+      sha256,
+    };
   };
-  // ingestion runs send on the default sender, whatever sends the calls made one at a time
-  const runCtx: CallContext =
-    runTransport === transport
-      ? ctx
-      : {
-          ...ctx,
-          api: apiOn(baseUrl, runTransport),
-          via: (control) => (request) => runTransport(request, control),
-          transport: runTransport,
-        };
+  const runs = on(senderFor(options, defaultSender));
+  const callSend = options.fetch === undefined ? callSender?.(options) : undefined;
+  return { calls: callSend === undefined ? runs : on(callSend), runs };
+}
+
+/** The context of a client's calls made one at a time (`callContexts`). */
+export function callContext(options: KisClientOptions, platform: Platform = {}): CallContext {
+  return callContexts(options, platform).calls;
+}
+
+/** `createKisClient` on a runtime's sender and hashing (`Platform`). */
+export function createKisClientWith(options: KisClientOptions, platform: Platform = {}): KisClient {
+  const { calls: ctx, runs } = callContexts(options, platform);
+  const { baseUrl, api, transport, log, redactor } = ctx;
   const connectors = connectorsResource(ctx);
   const credentials = credentialsResource(ctx);
   const files = filesResource(ctx);
   const ingestion = ingestionResource(ctx);
   const identity = identityResource(ctx);
-  const runFiles = runCtx === ctx ? files : filesResource(runCtx);
-  const engine: IngestEngine = {
-    log,
-    timeoutMs,
-    sha256,
-    ingest: (body, control) => ingest(runCtx, body, control),
-    uploadImage: async (file, opts) => (await runFiles.uploadImage(file, opts)).fileId,
-  };
   return {
     baseUrl,
     api,
@@ -177,7 +179,8 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
       ),
     setupConnector: (input, opts) =>
       setupConnector({ connectors, credentials, log, redactor }, input, opts),
-    ingestDocument: (document, opts) => ingestDocument(engine, document, opts),
-    ingestMany: (source, opts) => startIngestRun(engine, source, opts),
+    ingestDocument: (document, opts) => ingestDocument(ctx, document, opts),
+    // runs send on the default sender, whatever sends the calls made one at a time
+    ingestMany: (source, opts) => startIngestRun(runs, source, opts),
   };
 }

@@ -31,7 +31,6 @@ export {
 export { getFileId } from './file-id.js';
 export type {
   IngestAttempt,
-  IngestEngine,
   IngestInput,
   IngestItem,
   IngestManyOptions,

@@ -19,10 +19,8 @@
  */
 
 import type { KisError } from './errors.js';
-import type { IngestJournal, Sha256 } from './journal.js';
-import type { LevelLogger } from './logging.js';
-import type { CallControl } from './request-options.js';
-import type { IngestionDocumentInput, IngestionRequestInput, IngestionResult } from './types.js';
+import type { IngestJournal } from './journal.js';
+import type { IngestionDocumentInput } from './types.js';
 import type { UploadFile } from './upload-file.js';
 
 /** One input item: a bare document, or a document with its own pair id and a caller label. */
@@ -256,16 +254,4 @@ export interface IngestRun extends AsyncIterable<IngestResult> {
    * `aborted`, requests on the wire finish and count. The `signal` option aborts those too.
    */
   stop(): void;
-}
-
-/** What the engine needs from the client. */
-export interface IngestEngine {
-  log: LevelLogger;
-  timeoutMs: number;
-  /** The SHA-256 a journal's content hashes are computed with (`contentHash`). */
-  sha256: Sha256;
-  /** One attempt (the engine retries): the transport is told `maxRetries: 0`. */
-  ingest(body: IngestionRequestInput, control: CallControl): Promise<IngestionResult>;
-  /** Uploads one image for `IngestTools.imageFileId`; resolves with its file id. */
-  uploadImage(file: UploadFile, control: CallControl): Promise<string>;
 }

@@ -1,10 +1,11 @@
 /**
- * What the resource methods share: the openapi-fetch client they call through, the per-call
- * `fetch` that carries their controls to the transport, and `unwrap`, which turns an answer into
- * its data or the typed error.
+ * What the resource methods and the bulk engine share: the openapi-fetch client they call
+ * through, the per-call `fetch` that carries their controls to the transport, and `unwrap`, which
+ * turns an answer into its data or the typed error.
  */
 import type { Client } from 'openapi-fetch';
 import { APIError, KisError } from '../errors.js';
+import type { Sha256 } from '../journal.js';
 import type { LevelLogger } from '../logging.js';
 import type { CallControl, RequestOptions } from '../request-options.js';
 import type { paths } from '../types.js';
@@ -51,6 +52,10 @@ export interface CallContext {
   routes: RouteMemory;
   log: LevelLogger;
   redactor: Redactor;
+  /** The client's time-out per attempt: bulk runs pass it in their own control. */
+  timeoutMs: number;
+  /** The SHA-256 a journal's content hashes are computed with (`contentHash`). */
+  sha256: Sha256;
 }
 
 /** A control from the caller's options plus internal settings (a copy: callers' objects stay as given). */

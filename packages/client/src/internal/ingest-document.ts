@@ -1,12 +1,13 @@
 /** `kis.ingestDocument`: validate one document, fix its id, send it. */
-import type { IngestEngine } from '../ingest.js';
 import type { IngestDocumentOptions, IngestDocumentResult } from '../kis-client.js';
 import type { IngestionDocumentInput } from '../types.js';
 import { prepareIngestion } from './bulk/prepare.js';
+import type { CallContext } from './call.js';
+import { ingest } from './resources/ingestion.js';
 
 /** Validate, fix the id, send one document (see `KisClient.ingestDocument`). */
 export async function ingestDocument(
-  engine: IngestEngine,
+  ctx: CallContext,
   document: IngestionDocumentInput,
   opts: IngestDocumentOptions = {},
 ): Promise<IngestDocumentResult> {
@@ -21,9 +22,9 @@ export async function ingestDocument(
     );
   }
   const { body, documentId } = prepareIngestion(document, ccPairId, validate !== false, {
-    log: engine.log,
+    log: ctx.log,
   });
-  const answer = await engine.ingest(body, { ...request });
+  const answer = await ingest(ctx, body, { ...request });
   return {
     documentId: answer.document_id || documentId,
     alreadyExisted: answer.already_existed,

@@ -73,6 +73,12 @@ export class OutageGate {
     return this.pausedAt !== undefined && this.now() - this.pausedAt > this.maxOutageMs;
   }
 
+  /** What a run says when it stops because the current pause outlasted `maxOutageMs`. */
+  stopMessage(): string {
+    const minutes = Math.round(this.maxOutageMs / 6000) / 10;
+    return `Stopped: the server has not answered successfully for more than ${minutes} min (last error: ${this.lastReason}). Documents not yet stored were not sent; re-run with the same journal to resume.`;
+  }
+
   success(): void {
     this.lastSuccess = this.now();
     this.failures = 0;

@@ -10,11 +10,12 @@ import {
   APITimeoutError,
   APIUserAbortError,
   HtmlResponseError,
-  KisError,
+  type KisError,
   RateLimitError,
 } from '../../errors.js';
 import { backoffDelayMs, MAX_RETRY_AFTER_MS, retryAfterMs } from '../backoff.js';
 import { type AttemptEnd, meansLoad, worthRetrying } from '../retry-table.js';
+import { errorOf } from './error-of.js';
 
 /** Defaults of a bulk run, sized for servers that index inside the request. */
 export const BULK_DEFAULTS = Object.freeze({
@@ -38,9 +39,7 @@ export type Outcome =
 
 /** Reads a failed attempt's error. */
 export function classify(err: unknown): Outcome {
-  const error = KisError.isInstance(err)
-    ? err
-    : new KisError(String((err as Error)?.message ?? err), { cause: err });
+  const error = errorOf(err);
   // read before the checks below: the classes' guards narrow `error` structurally
   const status = error.status;
   if (APIUserAbortError.isInstance(error)) return { kind: 'aborted', error };

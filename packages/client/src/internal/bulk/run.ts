@@ -1,145 +1,78 @@
 /**
- * One bulk ingestion run (`kis.ingestMany`): pulls documents only as they can be sent, sends
- * each under the run's adaptive concurrency limit, retries it until it is stored or its failure
- * is final, pauses through outages, and yields one result per document (README, "Bulk
- * ingestion").
+ * One bulk ingestion run (`kis.ingestMany`), the public `IngestRun`: it composes the parts (the
+ * pull loop, each document's flow, the sender, the result queue; README.md beside this file) and
+ * answers for them: iteration, `done()`, `summary`, `progress()`, `stop()`, cancellation.
  */
-import { APIUserAbortError, KisError } from '../../errors.js';
 import type {
-  IngestAttempt,
-  IngestEngine,
   IngestInput,
-  IngestItem,
   IngestManyOptions,
   IngestProgress,
   IngestResult,
   IngestRun,
   IngestSummary,
-  RequestGate,
 } from '../../ingest.js';
-import { contentHash, type FingerprintMatcher, fingerprintMatcher } from '../../journal.js';
-import type { CallControl } from '../../request-options.js';
-import type {
-  IngestionDocumentInput,
-  IngestionRequestInput,
-  IngestionResult,
-} from '../../types.js';
-import { abortRegistry } from '../abort.js';
-import { sleep } from '../backoff.js';
-import { recordedFingerprint, skippedByFingerprint } from './fingerprint-skip.js';
-import { Hedger, ownRegistry } from './hedge.js';
-import { ConcurrencyLimiter } from './limiter.js';
-import { DEFAULT_MAX_CONCURRENCY } from './limits.js';
+import type { LevelLogger } from '../../logging.js';
+import type { CallContext } from '../call.js';
+import { uploadImage } from '../resources/files.js';
+import { RunCounters } from './counters.js';
+import { DocumentFlow } from './document-flow.js';
+import { Hedger } from './hedge.js';
+import { guarded } from './hooks.js';
 import { OutageGate } from './outage.js';
-import { type PreparedIngestion, prepareIngestion } from './prepare.js';
-import { neverReached, runStopping } from './refusals.js';
-import { reportFailure } from './report-attempt.js';
-import { BULK_DEFAULTS, classify, retryDelayMs } from './retry-policy.js';
+import { PullLoop } from './pull-loop.js';
+import { ResultQueue } from './result-queue.js';
+import { RunControl } from './run-control.js';
+import { RunLimit } from './run-limit.js';
+import { DocumentSender } from './sender.js';
 import { Slots } from './slots.js';
-import { isItem, puller } from './source.js';
 import { RunUploads } from './uploads.js';
-
-/** The error of documents not stored because the run stopped by itself (`summary.stopped`). */
-export class RunStopped extends KisError {
-  static override readonly kind: string = 'RunStopped';
-}
-
-const noop = (): void => undefined;
-
-const errorOf = (err: unknown): KisError =>
-  KisError.isInstance(err)
-    ? err
-    : new KisError(String((err as Error)?.message ?? err), { cause: err });
 
 export class BulkRun implements IngestRun {
   private mode: 'idle' | 'iterate' | 'drain' = 'idle';
-  /** Requests and uploads on the wire: ended by cancelling. */
-  private readonly registry = abortRegistry();
-  /** Waits (for a retry, a probe turn, a slot): ended by `stop()` as well as by cancelling. */
-  private readonly waits = abortRegistry();
-  private stopping = false;
-  private everStored = false;
-  private readonly limiter: ConcurrencyLimiter | undefined;
-  private readonly fixedLimit: number;
-  private readonly slots: Slots;
-  private readonly gate: OutageGate;
-  private readonly counts = { created: 0, updated: 0, failed: 0, skipped: 0, aborted: 0, valid: 0 };
-  private retried = 0;
-  private readonly hedger = new Hedger();
-  private active = 0;
-  /** Documents with a request on the wire (sent, not yet answered). */
-  private onWire = 0;
-  private readonly maxActive: number;
   private startedAt = 0;
   private finished = false;
-  private failure: unknown;
-  private cancelled = false;
-  private stopped: IngestSummary['stopped'];
-  private readonly limits = { min: Number.POSITIVE_INFINITY, max: 0 };
-  private readonly queue: IngestResult[] = [];
-  private queueHead = 0;
-  private wakeProducer: (() => void) | undefined;
-  /** Ends the wait for the source's next document when the run stops (see pullOrStop). */
-  private wakePull: (() => void) | undefined;
-  private wakeConsumer: (() => void) | undefined;
+  private readonly control: RunControl;
+  private readonly counters = new RunCounters();
+  private readonly limit: RunLimit;
+  private readonly slots: Slots;
+  private readonly gate: OutageGate;
+  private readonly hedger = new Hedger();
+  private readonly loop: PullLoop;
+  private results: ResultQueue | undefined;
+  private readonly onProgress: ((progress: IngestProgress) => void) | undefined;
+  private readonly summaryPromise: Promise<IngestSummary>;
   private resolveSummary!: (s: IngestSummary) => void;
   private rejectSummary!: (e: unknown) => void;
-  private readonly summaryPromise: Promise<IngestSummary>;
-  private readonly retryForMs: number;
-  private readonly maxAttempts: number;
-  private readonly timeoutMs: number;
-  private readonly uploads: RunUploads;
-  /** The journal's fingerprint check (undefined: no journal, or one that keeps none). */
-  private readonly fingerprints: FingerprintMatcher | undefined;
-  /** `options.onAttempt`, its throws logged rather than taken for the request's failure. */
-  private readonly reportAttempt: ((attempt: IngestAttempt) => void) | undefined;
 
   constructor(
-    private readonly engine: IngestEngine,
+    ctx: CallContext,
     private readonly source: Iterable<IngestInput> | AsyncIterable<IngestInput>,
-    private readonly options: IngestManyOptions,
+    options: IngestManyOptions,
   ) {
-    const max = options.concurrency ?? DEFAULT_MAX_CONCURRENCY;
-    const min = Math.min(options.minConcurrency ?? 1, max);
-    this.fixedLimit = max;
-    this.limiter = options.adaptive === false ? undefined : new ConcurrencyLimiter({ max, min });
-    this.slots = new Slots(() => this.limit());
-    // documents in progress (sending, or waiting to retry): bounded, so memory stays flat
-    this.maxActive = Math.max(256, max * 4);
-    this.retryForMs = options.retryForMs ?? BULK_DEFAULTS.retryForMs;
-    this.maxAttempts =
-      options.maxRetries === undefined ? Number.POSITIVE_INFINITY : options.maxRetries + 1;
-    this.timeoutMs = options.timeoutMs ?? engine.timeoutMs;
-    const onAttempt = options.onAttempt;
-    this.reportAttempt =
-      onAttempt &&
-      ((attempt) => {
-        try {
-          onAttempt(attempt);
-        } catch (err) {
-          this.engine.log.log('warn', `ingestMany: onAttempt threw: ${errorOf(err).message}`);
-        }
-      });
-    this.fingerprints = fingerprintMatcher(options.journal);
-    this.uploads = new RunUploads(
-      // the run's abort registry, as for ingestion: no listener per upload on the run's signal
-      (file) => engine.uploadImage(file, { registry: this.registry }),
+    const control = new RunControl(ctx.log);
+    this.control = control;
+    const limit = new RunLimit(options);
+    this.limit = limit;
+    this.slots = new Slots(() => limit.current());
+    this.gate = this.outageGate(ctx.log, options.maxOutageMs);
+    this.onProgress = guarded(ctx.log, 'onProgress', options.onProgress);
+    const { counters, slots, gate, hedger } = this;
+    const sender = new DocumentSender(
+      ctx,
+      { control, counters, limit, slots, gate, hedger },
+      options,
+    );
+    // the run's abort registry, as for ingestion: no listener per upload on the run's signal
+    const uploads = new RunUploads(
+      async (file) => (await uploadImage(ctx, file, { registry: control.registry })).fileId,
       options.journal,
       options.dryRun === true,
     );
-    this.gate = new OutageGate({
-      maxOutageMs: options.maxOutageMs,
-      onChange: (paused, info) => {
-        this.engine.log.log(
-          paused ? 'warn' : 'info',
-          paused
-            ? `the server is not answering (${info.reason}); pausing and probing until it is back`
-            : `the server is back after ${Math.round((Date.now() - info.since) / 1000)} s; resuming`,
-        );
-        this.reportProgress();
-        this.wake();
-      },
-    });
+    const flow = new DocumentFlow(ctx, control, sender, uploads, options);
+    const reportProgress = () => this.reportProgress();
+    const parts = { control, counters, slots, gate, flow, reportProgress };
+    this.loop = new PullLoop(parts, options, Math.max(256, limit.ceiling * 4), ctx.log);
+    control.wake = () => this.loop.wake();
     this.summaryPromise = new Promise((resolve, reject) => {
       this.resolveSummary = resolve;
       this.rejectSummary = reject;
@@ -148,8 +81,8 @@ export class BulkRun implements IngestRun {
     this.summaryPromise.catch(() => undefined);
     const signal = options.signal;
     if (signal) {
-      if (signal.aborted) this.cancel();
-      else signal.addEventListener('abort', () => this.cancel(), { once: true });
+      if (signal.aborted) control.cancel();
+      else signal.addEventListener('abort', () => control.cancel(), { once: true });
     }
   }
 
@@ -163,20 +96,19 @@ export class BulkRun implements IngestRun {
   }
 
   progress(): IngestProgress {
-    const c = this.counts;
-    const acked = c.created + c.updated;
+    const c = this.counters;
     const elapsed = this.startedAt ? Date.now() - this.startedAt : 0;
     return {
-      done: c.created + c.updated + c.failed + c.skipped + c.aborted + c.valid,
+      done: c.done,
       created: c.created,
       updated: c.updated,
       failed: c.failed,
       skipped: c.skipped,
       aborted: c.aborted,
-      inFlight: this.onWire,
-      waiting: Math.max(0, this.active - this.slots.inUse),
-      concurrency: this.limit(),
-      ratePerSec: elapsed > 0 ? (acked * 1000) / elapsed : 0,
+      inFlight: c.onWire,
+      waiting: Math.max(0, c.active - this.slots.inUse),
+      concurrency: this.limit.current(),
+      ratePerSec: elapsed > 0 ? (c.acked * 1000) / elapsed : 0,
       pausedSince: this.gate.pausedSince,
       pauseReason: this.gate.paused ? this.gate.reason : undefined,
     };
@@ -190,553 +122,16 @@ export class BulkRun implements IngestRun {
           : 'ingestMany: a run can be iterated only once',
       );
     }
+    const results = new ResultQueue(() => this.loop.wake());
+    this.results = results;
     this.start('iterate');
     return {
-      next: () => this.nextResult(),
+      next: () => results.next(),
       return: async () => {
-        if (!this.finished) this.cancel();
+        if (!this.finished) this.control.cancel();
         return { done: true, value: undefined };
       },
     };
-  }
-
-  private limit(): number {
-    const limit = this.limiter ? this.limiter.limit : this.fixedLimit;
-    if (limit < this.limits.min) this.limits.min = limit;
-    if (limit > this.limits.max) this.limits.max = limit;
-    return limit;
-  }
-
-  private async nextResult(): Promise<IteratorResult<IngestResult>> {
-    for (;;) {
-      if (this.queueHead < this.queue.length) {
-        const value = this.queue[this.queueHead] as IngestResult;
-        this.queue[this.queueHead++] = undefined as unknown as IngestResult;
-        if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
-          this.queue.splice(0, this.queueHead);
-          this.queueHead = 0;
-        }
-        this.wake();
-        return { done: false, value };
-      }
-      if (this.finished) {
-        if (this.failure !== undefined) throw this.failure;
-        return { done: true, value: undefined };
-      }
-      await new Promise<void>((resolve) => {
-        this.wakeConsumer = resolve;
-      });
-    }
-  }
-
-  private cancel(reason?: KisError): void {
-    if (this.cancelled) return;
-    this.cancelled = true;
-    this.registry.abort(reason);
-    this.waits.abort(reason);
-    this.wake();
-  }
-
-  private wake(): void {
-    this.wakePull?.();
-    const p = this.wakeProducer;
-    if (p) {
-      this.wakeProducer = undefined;
-      p();
-    }
-  }
-
-  private wakeConsumerNow(): void {
-    const c = this.wakeConsumer;
-    if (c) {
-      this.wakeConsumer = undefined;
-      c();
-    }
-  }
-
-  private start(mode: 'iterate' | 'drain'): void {
-    this.mode = mode;
-    this.startedAt = Date.now();
-    this.pump().then(
-      () => this.finish(undefined),
-      (err) => this.finish(err ?? new Error('ingestMany: the input source failed')),
-    );
-  }
-
-  private finish(err: unknown): void {
-    this.finished = true;
-    this.hedger.stop();
-    this.failure = err;
-    this.wakeConsumerNow();
-    if (err !== undefined) this.rejectSummary(err);
-    else this.resolveSummary(this.makeSummary());
-  }
-
-  private makeSummary(): IngestSummary {
-    const c = this.counts;
-    const elapsedMs = Date.now() - this.startedAt;
-    const acked = c.created + c.updated;
-    return {
-      total: c.created + c.updated + c.failed + c.skipped + c.aborted + c.valid,
-      created: c.created,
-      updated: c.updated,
-      failed: c.failed,
-      skipped: c.skipped,
-      aborted: c.aborted,
-      valid: c.valid,
-      retried: this.retried,
-      hedged: this.hedger.sent,
-      elapsedMs,
-      ratePerSec: elapsedMs > 0 ? (acked * 1000) / elapsedMs : acked,
-      cancelled: this.cancelled && this.stopped === undefined,
-      concurrency: {
-        final: this.limit(),
-        min: Number.isFinite(this.limits.min) ? this.limits.min : this.limit(),
-        max: this.limits.max,
-      },
-      pausedMs: this.gate.pausedMs(),
-      stopped: this.stopped,
-    };
-  }
-
-  /**
-   * Room for one more document: below the in-progress bound and, in a loop, the unread results'
-   * bound; then the document's first request slot is taken here (`tryAcquire` fails while
-   * retried documents wait for one), so the source is read only as requests can go out.
-   */
-  private takeRoom(): boolean {
-    return (
-      this.active < this.maxActive &&
-      !this.gate.paused &&
-      (this.mode === 'drain' || this.queue.length - this.queueHead < this.maxActive) &&
-      this.slots.tryAcquire()
-    );
-  }
-
-  private async pump(): Promise<void> {
-    const { pull, close } = puller(this.source);
-    let index = 0;
-    let sourceDone = false;
-    let sourceError: unknown;
-    try {
-      while (!this.cancelled && !this.stopping) {
-        while (!this.cancelled && !this.stopping && !this.takeRoom()) {
-          await new Promise<void>((resolve) => {
-            this.wakeProducer = resolve;
-          });
-        }
-        if (this.cancelled || this.stopping) break;
-        let next: IteratorResult<IngestInput> | undefined;
-        try {
-          const n = pull();
-          next = n instanceof Promise ? await this.pullOrStop(n) : n;
-        } catch (err) {
-          this.releaseSlot();
-          sourceError = err;
-          sourceDone = true;
-          break;
-        }
-        if (next === undefined) {
-          // stopped while an asynchronous source had no document yet: it is closed below
-          this.releaseSlot();
-          break;
-        }
-        if (next.done) {
-          this.releaseSlot();
-          sourceDone = true;
-          break;
-        }
-        this.launch(next.value, index++);
-      }
-    } finally {
-      if (!sourceDone) close();
-    }
-    while (this.active > 0) {
-      await new Promise<void>((resolve) => {
-        this.wakeProducer = resolve;
-      });
-    }
-    if (sourceError !== undefined) throw sourceError;
-  }
-
-  /**
-   * The source's next document, or undefined once the run is stopped or cancelled while it waits
-   * for one (a source that waits for work, such as a queue, may never answer otherwise).
-   */
-  private pullOrStop(
-    pending: Promise<IteratorResult<IngestInput>>,
-  ): Promise<IteratorResult<IngestInput> | undefined> {
-    return new Promise((resolve, reject) => {
-      const wakePull = () => {
-        if (this.cancelled || this.stopping) resolve(undefined);
-      };
-      this.wakePull = wakePull;
-      pending.then(resolve, reject).finally(() => {
-        // the next read may have begun already: leave its own
-        if (this.wakePull === wakePull) this.wakePull = undefined;
-      });
-    });
-  }
-
-  /**
-   * Starts a document, holding the request slot the pump took for its first attempt. One the
-   * journal knows unchanged by its fingerprint, answered at once, is done here: a resumed run
-   * skips its acknowledged part without a promise per document.
-   */
-  private launch(input: IngestInput, index: number): void {
-    this.active++;
-    const item = isItem(input) ? input : undefined;
-    const fingerprint = recordedFingerprint(item, this.pairOf(item));
-    const known = skippedByFingerprint(this.fingerprints, item, fingerprint);
-    if (typeof known === 'string') {
-      this.releaseSlot();
-      this.complete(this.skippedResult(input, index, known));
-      return;
-    }
-    const slot = { held: true };
-    this.process(input, index, slot, known, fingerprint)
-      .finally(() => {
-        if (slot.held) this.releaseSlot();
-      })
-      .then(
-        (result) => this.complete(result),
-        (err) =>
-          this.complete({
-            index,
-            ref: undefined,
-            documentId: null,
-            ccPairId: null,
-            status: 'failed',
-            attempts: 0,
-            error: errorOf(err),
-          }),
-      );
-  }
-
-  private complete(result: IngestResult): void {
-    this.active--;
-    this.counts[result.status]++;
-    if (this.mode === 'iterate') {
-      this.queue.push(result);
-      this.wakeConsumerNow();
-    }
-    try {
-      this.options.onResult?.(result);
-    } catch (err) {
-      this.engine.log.log('warn', `ingestMany: onResult threw: ${errorOf(err).message}`);
-    }
-    this.reportProgress();
-    this.wake();
-  }
-
-  private reportProgress(): void {
-    try {
-      this.options.onProgress?.(this.progress());
-    } catch (err) {
-      this.engine.log.log('warn', `ingestMany: onProgress threw: ${errorOf(err).message}`);
-    }
-  }
-
-  /** The pair a document goes to: its item's, else the run's (null: the server's default). */
-  private pairOf(item: IngestItem | undefined): number | null {
-    const pair = item && item.ccPairId !== undefined ? item.ccPairId : this.options.ccPairId;
-    return pair ?? null;
-  }
-
-  private skippedResult(input: IngestInput, index: number, documentId: string): IngestResult {
-    const item = isItem(input) ? input : undefined;
-    const ccPairId = this.pairOf(item);
-    return { index, ref: item?.ref, ccPairId, documentId, status: 'skipped', attempts: 0 };
-  }
-
-  /**
-   * Loads, checks and sends one document. `known`: the journal's later answer to the fingerprint
-   * check; `fingerprint`: what the journal records with the acknowledgement (both from launch).
-   */
-  private async process(
-    input: IngestInput,
-    index: number,
-    slot: { held: boolean },
-    known: Promise<string | undefined> | undefined,
-    fingerprint: string | undefined,
-  ): Promise<IngestResult> {
-    if (known !== undefined) {
-      const skipped = await known;
-      if (skipped !== undefined) return this.skippedResult(input, index, skipped);
-    }
-    const item = isItem(input) ? input : undefined;
-    const ref = item?.ref;
-    const ccPairId = this.pairOf(item);
-    const base = { index, ref, ccPairId };
-    const journal = this.options.journal;
-    let document: IngestionDocumentInput;
-    let prepared: PreparedIngestion;
-    try {
-      document = (item ? await this.load(item) : input) as IngestionDocumentInput;
-      prepared = prepareIngestion(document, ccPairId, this.options.validate !== false, {
-        label: ref ?? `item ${index}`,
-        log: this.engine.log,
-      });
-    } catch (err) {
-      // a load cut short by the run's end (its upload aborted) is not the document's failure
-      if (this.cancelled) {
-        return {
-          ...base,
-          documentId: null,
-          status: 'aborted',
-          attempts: 0,
-          error: this.stopError(),
-        };
-      }
-      return { ...base, documentId: null, status: 'failed', attempts: 0, error: errorOf(err) };
-    }
-    const { body, documentId } = prepared;
-    let hash: string | undefined;
-    if (journal) {
-      hash = await contentHash(body, this.engine.sha256);
-      if (await journal.has(documentId, hash)) {
-        return { ...base, documentId, status: 'skipped', attempts: 0 };
-      }
-    }
-    if (this.options.dryRun) return { ...base, documentId, status: 'valid', attempts: 0 };
-    const sent = await this.send(prepared, slot);
-    const result = { ...base, documentId: sent.documentId ?? documentId, attempts: sent.attempts };
-    if (sent.error) {
-      return { ...result, status: sent.aborted ? 'aborted' : 'failed', error: sent.error };
-    }
-    const status = sent.alreadyExisted ? 'updated' : 'created';
-    if (journal && hash !== undefined) {
-      // the acknowledgement is durable before the document counts as done
-      try {
-        await journal.record({
-          id: documentId,
-          hash,
-          status,
-          ccPairId,
-          at: new Date().toISOString(),
-          ...(fingerprint === undefined ? {} : { fingerprint }),
-        });
-      } catch (err) {
-        const error = new KisError(
-          `The server stored document ${result.documentId} (${status}) but the journal could not record it: ${errorOf(err).message}. A re-run will send it again (an upsert).`,
-          { cause: err },
-        );
-        return { ...result, status: 'failed', error };
-      }
-    }
-    return { ...result, status };
-  }
-
-  /** The item's document, built by its loader when it has one. */
-  private async load(item: IngestItem): Promise<IngestionDocumentInput> {
-    if (item.load === undefined) return item.document as IngestionDocumentInput;
-    return item.load({
-      imageFileId: (file) => this.uploads.fileId(file),
-      signal: this.registry.signal,
-    });
-  }
-
-  /** Sends one document until it is stored, its failure is final, or the run stops. */
-  private async send(
-    prepared: PreparedIngestion,
-    slot: { held: boolean },
-  ): Promise<{
-    attempts: number;
-    documentId?: string;
-    alreadyExisted?: boolean;
-    error?: KisError;
-    aborted?: boolean;
-  }> {
-    const control: CallControl = {
-      registry: this.registry,
-      maxRetries: 0,
-      timeoutMs: this.timeoutMs,
-    };
-    const firstAt = Date.now();
-    const pausedAtFirst = this.gate.pausedMs();
-    let attempts = 0;
-    for (;;) {
-      if (this.cancelled || this.stopping) {
-        return { attempts, error: this.stopError(), aborted: true };
-      }
-      if (!slot.held) {
-        try {
-          await this.gate.admit(this.waits);
-        } catch {
-          return { attempts, error: this.stopError(), aborted: true };
-        }
-        await this.slots.acquire(this.waits);
-        if (this.cancelled || this.stopping) {
-          if (!this.waits.signal.aborted) this.releaseSlot();
-          return { attempts, error: this.stopError(), aborted: true };
-        }
-        slot.held = true;
-      }
-      // no await without a gate: a turn of the event loop per request is measurable at 0 ms
-      const permit = this.options.requestGate === undefined ? noop : await this.permit();
-      if (permit === undefined) {
-        slot.held = false;
-        this.releaseSlot();
-        return { attempts, error: this.stopError(), aborted: true };
-      }
-      attempts++;
-      this.onWire++;
-      const sentAt = performance.now();
-      let outcome: ReturnType<typeof classify>;
-      try {
-        const answer = await this.attempt(prepared.body, prepared.documentId, control);
-        this.limiter?.success(performance.now() - sentAt);
-        this.gate.success();
-        this.everStored = true;
-        this.endAttempt(slot, permit);
-        return {
-          attempts,
-          documentId: answer.document_id || prepared.documentId,
-          alreadyExisted: answer.already_existed,
-        };
-      } catch (err) {
-        outcome = classify(err);
-        if (outcome.kind === 'retry' && outcome.load) this.limiter?.refused();
-        this.endAttempt(slot, permit);
-      }
-      if (outcome.kind === 'aborted') {
-        return {
-          attempts,
-          error: this.cancelled ? this.stopError() : outcome.error,
-          aborted: true,
-        };
-      }
-      if (outcome.kind === 'final') {
-        this.gate.success(); // the server answered: it is up
-        const stop = runStopping(outcome.error);
-        if (stop !== undefined) this.stopRun('refused', stop, outcome.error);
-        return { attempts, error: outcome.error };
-      }
-      const unreachable = this.everStored ? undefined : neverReached(outcome.error);
-      if (unreachable !== undefined) {
-        this.stopRun('unreachable', unreachable, outcome.error);
-        return { attempts, error: this.stopError(), aborted: true };
-      }
-      this.gate.failure(outcome.error.message);
-      if (this.gate.exhausted()) this.stopForOutage();
-      const delay = retryDelayMs(attempts, outcome.serverDelayMs, BULK_DEFAULTS);
-      const spent = Date.now() - firstAt - (this.gate.pausedMs() - pausedAtFirst);
-      if (attempts >= this.maxAttempts || spent + delay > this.retryForMs) {
-        const budget =
-          attempts >= this.maxAttempts
-            ? `${attempts} attempts`
-            : `${attempts} attempts over ${Math.round(spent / 1000)} s (retry budget ${Math.round(this.retryForMs / 1000)} s)`;
-        return {
-          attempts,
-          error: new KisError(`${outcome.error.message} Gave up after ${budget}.`, {
-            status: outcome.error.status,
-            code: outcome.error.code,
-            cause: outcome.error,
-          }),
-        };
-      }
-      this.retried++;
-      try {
-        await sleep(delay, this.waits.signal, this.waits);
-      } catch {
-        return { attempts, error: this.stopError(), aborted: true };
-      }
-    }
-  }
-
-  /**
-   * The shared limit's permission for the next request (`requestGate`): its release, a no-op
-   * without a gate, or undefined when the run stopped while it waited.
-   */
-  private async permit(): Promise<(() => void) | undefined> {
-    const gate = this.options.requestGate as RequestGate;
-    let release: () => void;
-    try {
-      release = await gate.acquire(this.waits.signal);
-    } catch (err) {
-      if (this.waits.signal.aborted) return undefined;
-      throw err;
-    }
-    if (!this.waits.signal.aborted) return release;
-    release();
-    return undefined;
-  }
-
-  /** A request has ended: its slot and its permission are free again. */
-  private endAttempt(slot: { held: boolean }, permit: () => void): void {
-    this.onWire--;
-    permit();
-    slot.held = false;
-    this.releaseSlot();
-  }
-
-  /** One attempt, hedged when it is late (hedge.ts): the first answer wins, the other is cut. */
-  private attempt(
-    body: IngestionRequestInput,
-    documentId: string,
-    control: CallControl,
-  ): Promise<IngestionResult> {
-    const copies: ReturnType<typeof ownRegistry>[] = [];
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const settle = (winner: ReturnType<typeof ownRegistry>, finish: () => void) => {
-        if (settled) return;
-        settled = true;
-        unwatch();
-        for (const copy of copies) if (copy !== winner) copy.abort();
-        finish();
-      };
-      // each copy's own answer time feeds the hedge bar: a hedge's wait must not raise it
-      const send = () => {
-        const copy = ownRegistry(this.registry);
-        copies.push(copy);
-        const sentAt = performance.now();
-        const answer = this.engine.ingest(body, { ...control, registry: copy.registry });
-        const report = this.reportAttempt;
-        return {
-          copy,
-          answer: answer.then(
-            (result) => {
-              const ms = performance.now() - sentAt;
-              this.hedger.record(ms);
-              report?.({ documentId, status: 200, ms });
-              return result;
-            },
-            (error: unknown) => {
-              if (report) reportFailure(report, documentId, error, performance.now() - sentAt);
-              throw error;
-            },
-          ),
-        };
-      };
-      const unwatch =
-        this.options.hedge === false || this.options.requestGate !== undefined
-          ? () => undefined
-          : this.hedger.watch((rearm) => {
-              const hedge = send();
-              // a failed hedge leaves the first copy to decide
-              hedge.answer.then((result) => settle(hedge.copy, () => resolve(result)), rearm);
-            });
-      const first = send();
-      first.answer.then(
-        (result) => settle(first.copy, () => resolve(result)),
-        (error: unknown) => settle(first.copy, () => reject(error)),
-      );
-    });
-  }
-
-  /** Frees a request slot: a document waiting for one, else the source, may send. */
-  private releaseSlot(): void {
-    this.slots.release();
-    this.wake();
-  }
-
-  private stopForOutage(): void {
-    const minutes = Math.round(this.gate.maxOutageMs / 6000) / 10;
-    this.stopRun(
-      'outage',
-      `Stopped: the server has not answered successfully for more than ${minutes} min (last error: ${this.gate.reason}). Documents not yet stored were not sent; re-run with the same journal to resume.`,
-    );
   }
 
   /**
@@ -745,29 +140,66 @@ export class BulkRun implements IngestRun {
    * aborts those.
    */
   stop(): void {
-    if (this.stopping || this.finished) return;
-    this.stopping = true;
-    this.waits.abort(
-      new APIUserAbortError('ingestMany was stopped before this document was stored.'),
+    if (!this.finished) this.control.stop();
+  }
+
+  /** Pauses through outages: said in the log and the progress, and the loop woken. */
+  private outageGate(log: LevelLogger, maxOutageMs: number | undefined): OutageGate {
+    return new OutageGate({
+      maxOutageMs,
+      onChange: (paused, info) => {
+        log.log(
+          paused ? 'warn' : 'info',
+          paused
+            ? `the server is not answering (${info.reason}); pausing and probing until it is back`
+            : `the server is back after ${Math.round((Date.now() - info.since) / 1000)} s; resuming`,
+        );
+        this.reportProgress();
+        this.control.wake();
+      },
+    });
+  }
+
+  private reportProgress(): void {
+    this.onProgress?.(this.progress());
+  }
+
+  private start(mode: 'iterate' | 'drain'): void {
+    this.mode = mode;
+    this.startedAt = Date.now();
+    this.loop.run(this.source, this.results).then(
+      () => this.finish(undefined),
+      (err) => this.finish(err ?? new Error('ingestMany: the input source failed')),
     );
-    this.wake();
   }
 
-  private stopRun(
-    reason: 'outage' | 'refused' | 'unreachable',
-    message: string,
-    error?: KisError,
-  ): void {
-    if (this.stopped) return;
-    this.stopped = error === undefined ? { reason, message } : { reason, message, error };
-    this.engine.log.log('error', message);
-    this.cancel(new RunStopped(message));
+  private finish(err: unknown): void {
+    this.finished = true;
+    this.hedger.stop();
+    this.results?.end(err);
+    if (err !== undefined) this.rejectSummary(err);
+    else this.resolveSummary(this.makeSummary());
   }
 
-  private stopError(): KisError {
-    for (const reason of [this.registry.signal.reason, this.waits.signal.reason]) {
-      if (KisError.isInstance(reason)) return reason;
-    }
-    return new APIUserAbortError('ingestMany was cancelled before this document was stored.');
+  private makeSummary(): IngestSummary {
+    const c = this.counters;
+    const elapsedMs = Date.now() - this.startedAt;
+    return {
+      total: c.done,
+      created: c.created,
+      updated: c.updated,
+      failed: c.failed,
+      skipped: c.skipped,
+      aborted: c.aborted,
+      valid: c.valid,
+      retried: c.retried,
+      hedged: this.hedger.sent,
+      elapsedMs,
+      ratePerSec: elapsedMs > 0 ? (c.acked * 1000) / elapsedMs : c.acked,
+      cancelled: this.control.cancelled && this.control.stopped === undefined,
+      concurrency: this.limit.summary(),
+      pausedMs: this.gate.pausedMs(),
+      stopped: this.control.stopped,
+    };
   }
 }

@@ -1,9 +1,14 @@
 /**
  * Request slots of a bulk run: at most `limit()` requests on the wire, the limit read at every
  * acquisition (the limiter moves it). Documents coming back from a retry wait here in order;
- * new documents are pulled only while no one waits (see run.ts).
+ * new documents are pulled only while no one waits (see pull-loop.ts).
  */
 import type { AbortRegistry } from '../abort.js';
+
+/** Whether a document holds a request slot now (the pull loop takes its first one). */
+export interface SlotHold {
+  held: boolean;
+}
 
 export class Slots {
   private used = 0;

@@ -10,7 +10,7 @@ export function isItem(x: unknown): x is IngestItem {
   );
 }
 
-type Pull = () => Promise<IteratorResult<IngestInput>> | IteratorResult<IngestInput>;
+export type Pull = () => Promise<IteratorResult<IngestInput>> | IteratorResult<IngestInput>;
 
 export function puller(source: Iterable<IngestInput> | AsyncIterable<IngestInput>): {
   pull: Pull;

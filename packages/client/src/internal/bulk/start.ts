@@ -1,9 +1,10 @@
 /** `kis.ingestMany`: its arguments checked at the call (a TypeError naming the argument), then the run. */
-import type { IngestEngine, IngestInput, IngestManyOptions, IngestRun } from '../../ingest.js';
+import type { IngestInput, IngestManyOptions, IngestRun } from '../../ingest.js';
+import type { CallContext } from '../call.js';
 import { BulkRun } from './run.js';
 
 export function startIngestRun(
-  engine: IngestEngine,
+  ctx: CallContext,
   source: Iterable<IngestInput> | AsyncIterable<IngestInput>,
   options: IngestManyOptions = {},
 ): IngestRun {
@@ -24,5 +25,5 @@ export function startIngestRun(
   if (p !== undefined && p !== null && !(Number.isInteger(p) && p >= 0)) {
     throw new TypeError(`ingestMany: ccPairId must be an integer ≥ 0 (got ${String(p)})`);
   }
-  return new BulkRun(engine, source, options);
+  return new BulkRun(ctx, source, options);
 }

@@ -7,7 +7,7 @@
 import { ROUTE_VARIANTS } from '@kis/rules';
 import { uploadedFile } from '../../file-id.js';
 import type { KisClient, UploadFile } from '../../kis-client.js';
-import type { RequestOptions } from '../../request-options.js';
+import type { CallControl } from '../../request-options.js';
 import type { paths, UserFile, UserFileUploadResponse } from '../../types.js';
 import type { CallContext } from '../call.js';
 import { asIs, multipartBody, toBlob, uploadForm } from '../forms.js';
@@ -32,7 +32,7 @@ export function uploadAnswer(data: UserFileUploadResponse | UserFile[]): UserFil
 async function upload(
   ctx: CallContext,
   input: UploadFile | readonly UploadFile[],
-  opts: RequestOptions | undefined,
+  opts: CallControl | undefined,
 ): Promise<UserFileUploadResponse> {
   const form = uploadForm(input);
   const fetch = ctx.via({ ...opts, retryMode: 'unsafe', unsafeHint: UPLOAD_HINT });
@@ -55,23 +55,23 @@ async function upload(
   return uploadAnswer(await ctx.unwrap(pending, 'POST', path, UPLOAD_HINT));
 }
 
-/** One file uploaded, with the name it went by (to find it in the answer). */
-async function uploadOne(
+/**
+ * `files.uploadImage`: one file uploaded, found in the answer by the name it went by. Bulk runs
+ * call it with their own control (the run's abort registry).
+ */
+export async function uploadImage(
   ctx: CallContext,
   file: UploadFile,
-  opts: RequestOptions | undefined,
-): Promise<{ answer: UserFileUploadResponse; name: string }> {
+  opts: CallControl | undefined,
+): Promise<ReturnType<typeof uploadedFile>> {
   const { name } = toBlob(file, 'file-1', 'files.uploadImage: file');
-  return { answer: await upload(ctx, file, opts), name };
+  return uploadedFile(await upload(ctx, file, opts), name);
 }
 
 /** `kis.files`. */
 export function filesResource(ctx: CallContext): KisClient['files'] {
   return {
     upload: async (input, opts) => upload(ctx, input, opts),
-    async uploadImage(file, opts) {
-      const { answer, name } = await uploadOne(ctx, file, opts);
-      return uploadedFile(answer, name);
-    },
+    uploadImage: async (file, opts) => uploadImage(ctx, file, opts),
   };
 }
