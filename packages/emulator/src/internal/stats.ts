@@ -1,6 +1,7 @@
 // Counters behind `GET /_emulator/stats`: what the server answered and what it suffered, so a
 // test or benchmark can tell how often a document was sent after it had been acknowledged.
 import type { FaultKind } from './faults.js';
+import type { Acknowledgements } from './store/acknowledgements.js';
 
 export interface StatsView {
   requests: number;
@@ -31,10 +32,11 @@ export class EmulatorStats {
   readonly byStatus = new Map<number, number>();
   readonly faults = new Map<FaultKind, number>();
   ingestionRequests = 0;
-  /** When each document id was first acknowledged (performance.now()). */
-  private readonly acknowledged = new Map<string, number>();
   resentAfterAck = 0;
   refusedQueueFull = 0;
+
+  /** `acknowledgements`: the ids acknowledged so far, kept in the store's temporary table. */
+  constructor(private readonly acknowledgements: Acknowledgements) {}
 
   status(status: number): void {
     this.requests++;
@@ -50,9 +52,9 @@ export class EmulatorStats {
    * request that arrived after an earlier acknowledgement of the same id was a needless re-send.
    */
   acknowledge(documentId: string, arrivedAt: number): void {
-    const first = this.acknowledged.get(documentId);
-    if (first === undefined) this.acknowledged.set(documentId, performance.now());
-    else if (first < arrivedAt) this.resentAfterAck++;
+    if (this.acknowledgements.record(documentId, arrivedAt, performance.now())) {
+      this.resentAfterAck++;
+    }
   }
 
   view(
@@ -67,7 +69,7 @@ export class EmulatorStats {
       faults: Object.fromEntries(this.faults),
       ingestion: {
         requests: this.ingestionRequests,
-        acknowledged: this.acknowledged.size,
+        acknowledged: this.acknowledgements.count,
         resent_after_ack: this.resentAfterAck,
         embeddings,
       },

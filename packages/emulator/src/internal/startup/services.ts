@@ -42,7 +42,7 @@ function createdKeyIdentity(store: Store, digest: string): KeyIdentity | undefin
 export function openServices(settings: EmulatorSettings, options: EmulatorOptions): Services {
   const { now, kind } = settings;
   const store = new Store({ path: settings.dbPath, now, version: settings.serverVersion });
-  const stats = new EmulatorStats();
+  const stats = new EmulatorStats(store.acknowledgements);
   const indexFaults = new IndexFaults(
     settings.faults?.rates['index-fail'] ?? 0,
     settings.random,

@@ -3,6 +3,7 @@
 // emulator's process being killed (only a power loss can lose the last commits in WAL mode with
 // synchronous=NORMAL).
 import { Accounts } from './accounts.js';
+import { Acknowledgements } from './acknowledgements.js';
 import { ApiKeys } from './api-keys.js';
 import { Connectors } from './connectors.js';
 import { Credentials } from './credentials.js';
@@ -47,6 +48,7 @@ export class Store {
   readonly documentSets: DocumentSets;
   readonly searchSettings: SearchSettings;
   readonly searchIndex: SearchIndex;
+  readonly acknowledgements: Acknowledgements;
   private readonly db: Sqlite;
   /** The ids of the PRESENT and FUTURE search settings (null: none), read again on a change. */
   private present: number | undefined;
@@ -79,6 +81,7 @@ export class Store {
     this.documentSets = new DocumentSets(this.db, this.now);
     this.searchSettings = new SearchSettings(this.db, this.now);
     this.searchIndex = new SearchIndex(this.db, () => this.presentSettingsId());
+    this.acknowledgements = new Acknowledgements(this.db);
     this.createDefaults();
   }
 
