@@ -8,7 +8,7 @@
 import createClient from 'openapi-fetch';
 import { DEFAULT_BACKOFF } from './internal/backoff.js';
 import { startIngestRun } from './internal/bulk/start.js';
-import { type CallContext, createUnwrap } from './internal/call.js';
+import { type CallContext, createCall } from './internal/call.js';
 import { fetchSender } from './internal/fetch-sender.js';
 import type { Sender } from './internal/http.js';
 import { ingestDocument } from './internal/ingest-document.js';
@@ -88,7 +88,6 @@ export function callContexts(
   const level = options.logLevel ?? logLevelFromEnv() ?? 'warn';
   const log = new LevelLogger(level, options.logger ?? console, redactor.text, redactor.value);
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const unwrap = createUnwrap(baseUrl, redactor, log);
   const on = (send: Sender): CallContext => {
     const transport = createTransport({
       send,
@@ -103,8 +102,7 @@ export function callContexts(
     return {
       baseUrl,
       api: apiOn(baseUrl, transport),
-      via: (control) => (request) => transport(request, control),
-      unwrap,
+      call: createCall(baseUrl, transport, redactor, log),
       transport,
       routes: {},
       log,

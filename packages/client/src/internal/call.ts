@@ -1,7 +1,7 @@
 /**
  * What the resource methods and the bulk engine share: the openapi-fetch client they call
- * through, the per-call `fetch` that carries their controls to the transport, and `unwrap`, which
- * turns an answer into its data or the typed error.
+ * through, and `call`, which gives each call its controls and turns its answer into its data or
+ * the typed error named by the route actually sent.
  */
 import type { Client } from 'openapi-fetch';
 import { APIError, KisError } from '../errors.js';
@@ -18,16 +18,20 @@ import type { TransportFetch } from './transport.js';
 /** A sentence added to the error of a failed answer, chosen from its status and body. */
 export type Hint = (status: number, body: unknown) => string | undefined;
 
+/** The `fetch` a typed call is handed: it takes the call to the transport with its controls. */
+export type CallFetch = (request: Request) => Promise<Response>;
+
 /**
- * The data of a 2xx answer, else the typed error. `path` (ids filled in) names the call in
- * messages; a function gives it once the call is over (when a route variant decided it). `hint`
- * as a string is the warning of a create that is not idempotent: added after a 5xx but 503, when
- * the server may have acted.
+ * One operation, its route written once: `send` makes the typed openapi-fetch call with the
+ * `fetch` it is handed, which takes `control` to the transport and keeps the request, so that an
+ * error names the method and path actually sent (the route with its parameters filled in, the
+ * variant that answered). Resolves with the data of a 2xx answer, else throws the typed error.
+ * `hint` as a string is the warning of a create that is not idempotent: added after a 5xx but
+ * 503, when the server may have acted.
  */
-export type Unwrap = <T>(
-  pending: Promise<Answer<T>>,
-  method: string,
-  path: string | (() => string),
+export type Call = <T>(
+  send: (fetch: CallFetch) => Promise<Answer<T>>,
+  control?: CallControl,
   hint?: Hint | string,
 ) => Promise<T>;
 
@@ -43,9 +47,8 @@ export interface CallContext {
   baseUrl: string;
   /** openapi-fetch on the client's transport (`kis.api`). */
   api: Client<paths>;
-  /** The per-call `fetch` option that hands `control` to the transport. */
-  via(control: CallControl): (request: Request) => Promise<Response>;
-  unwrap: Unwrap;
+  /** One operation through `api`, unwrapped (see `Call`). */
+  call: Call;
   /** The transport itself, for the doctor's probes (bodies no operation takes). */
   transport: TransportFetch;
   /** Which route variant each group answered on (per client). */
@@ -66,31 +69,50 @@ export function control(
   return extra ? { ...opts, ...extra } : { ...opts };
 }
 
-/** `unwrap` for a client: data of a 2xx answer, else the typed error (logged at `info`). */
-export function createUnwrap(baseUrl: string, redactor: Redactor, log: LevelLogger): Unwrap {
-  return async function unwrap<T>(
-    pending: Promise<Answer<T>>,
-    method: string,
-    pathOf: string | (() => string),
+/** How an error names its call: the method, the URL and the path under the base URL, no query. */
+interface CallLabel {
+  method: string;
+  url: string;
+  path: string;
+}
+
+function labelOf(baseUrl: string, sent: Request | undefined): CallLabel {
+  if (sent === undefined) return { method: 'a call', url: baseUrl, path: '' };
+  const query = sent.url.indexOf('?');
+  const url = query < 0 ? sent.url : sent.url.slice(0, query);
+  const path = url.startsWith(baseUrl) ? url.slice(baseUrl.length) : url;
+  return { method: sent.method, url, path };
+}
+
+/** `call` for a client: its transport, and errors worded with its base URL (logged at `info`). */
+export function createCall(
+  baseUrl: string,
+  transport: TransportFetch,
+  redactor: Redactor,
+  log: LevelLogger,
+): Call {
+  return async function call<T>(
+    send: (fetch: CallFetch) => Promise<Answer<T>>,
+    control?: CallControl,
     hint?: Hint | string,
   ): Promise<T> {
+    let sent: Request | undefined;
+    const fetch: CallFetch = (request) => {
+      sent = request;
+      return transport(request, control === undefined ? {} : { ...control });
+    };
     let result: Answer<T>;
     try {
-      result = await pending;
+      result = await send(fetch);
     } catch (err) {
-      throw thrownBy(
-        err,
-        method,
-        baseUrl + (typeof pathOf === 'string' ? pathOf : pathOf()),
-        redactor,
-      );
+      const { method, url } = labelOf(baseUrl, sent);
+      throw thrownBy(err, method, url, redactor);
     }
-    const path = typeof pathOf === 'string' ? pathOf : pathOf();
-    const url = baseUrl + path;
     const { response } = result;
     if (response.status >= 200 && response.status < 300 && result.error === undefined) {
       return result.data as T;
     }
+    const { method, url, path } = labelOf(baseUrl, sent);
     const error = errorFromResponse(response, result.error, {
       method,
       url,

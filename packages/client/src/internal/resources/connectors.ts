@@ -45,8 +45,7 @@ export async function create(
     access_type: lowerAccess(body.access_type),
   });
   const ctl = { ...opts, retryMode: 'unsafe' as const, unsafeHint: CONNECTOR_HINT };
-  const pending = ctx.api.POST(path, { body: sent, fetch: ctx.via(ctl) });
-  return ctx.unwrap(pending, 'POST', path, CONNECTOR_HINT);
+  return ctx.call((fetch) => ctx.api.POST(path, { body: sent, fetch }), ctl, CONNECTOR_HINT);
 }
 
 /**
@@ -81,11 +80,6 @@ export function associationResult(answer: StatusResponse): AssociationResult {
   return { ...answer, ccPairId };
 }
 
-const fill = (path: string, connectorId: number, credentialId: number) =>
-  path
-    .replace('{connector_id}', String(connectorId))
-    .replace('{credential_id}', String(credentialId));
-
 /** `connectors.associateCredential`. */
 export async function associate(
   ctx: CallContext,
@@ -95,19 +89,17 @@ export async function associate(
   opts: RequestOptions | undefined,
 ): Promise<AssociationResult> {
   const body = pairBody(connectorId, credentialId, given);
-  const init = {
-    params: { path: { connector_id: connectorId, credential_id: credentialId } },
-    body,
-    fetch: ctx.via({ ...opts }),
-  };
-  let index = 0;
-  const pending = onServedRoute(ctx.routes, 'associate', (i) => {
-    index = i;
-    return i === 0 ? ctx.api.PUT(DEPLOYED_PATH, init) : ctx.api.PUT(SEED_PATH, init);
-  });
-  const path = () =>
-    fill(ROUTE_VARIANTS.associate[index] ?? DEPLOYED_PATH, connectorId, credentialId);
-  return associationResult(await ctx.unwrap(pending, 'PUT', path));
+  const params = { path: { connector_id: connectorId, credential_id: credentialId } };
+  const answer = await ctx.call(
+    (fetch) =>
+      onServedRoute(ctx.routes, 'associate', (i) =>
+        i === 0
+          ? ctx.api.PUT(DEPLOYED_PATH, { params, body, fetch })
+          : ctx.api.PUT(SEED_PATH, { params, body, fetch }),
+      ),
+    opts,
+  );
+  return associationResult(answer);
 }
 
 const noDissociation: Hint = (status, body) =>
@@ -122,17 +114,16 @@ export async function dissociate(
   credentialId: number,
   opts: RequestOptions | undefined,
 ): Promise<StatusResponse> {
-  const pending = ctx.api.DELETE(DEPLOYED_PATH, {
-    params: { path: { connector_id: connectorId, credential_id: credentialId } },
-    fetch: ctx.via({ ...opts }),
-  });
-  const path = fill(DEPLOYED_PATH, connectorId, credentialId);
-  return ctx.unwrap(pending, 'DELETE', path, noDissociation);
+  const params = { path: { connector_id: connectorId, credential_id: credentialId } };
+  return ctx.call(
+    (fetch) => ctx.api.DELETE(DEPLOYED_PATH, { params, fetch }),
+    opts,
+    noDissociation,
+  );
 }
 
 export function listConnectors(ctx: CallContext, opts?: RequestOptions): Promise<Connector[]> {
-  const path = '/manage/connector';
-  return ctx.unwrap(ctx.api.GET(path, { fetch: ctx.via({ ...opts }) }), 'GET', path);
+  return ctx.call((fetch) => ctx.api.GET('/manage/connector', { fetch }), opts);
 }
 
 function getConnector(
@@ -141,10 +132,9 @@ function getConnector(
   opts?: RequestOptions,
 ): Promise<Connector> {
   const params = { path: { connector_id: checkInt('connectorId', connectorId) } };
-  return ctx.unwrap(
-    ctx.api.GET('/manage/connector/{connector_id}', { params, fetch: ctx.via({ ...opts }) }),
-    'GET',
-    `/manage/connector/${connectorId}`,
+  return ctx.call(
+    (fetch) => ctx.api.GET('/manage/connector/{connector_id}', { params, fetch }),
+    opts,
   );
 }
 
@@ -157,17 +147,14 @@ async function updateConnector(
 ): Promise<Connector> {
   const params = { path: { connector_id: checkInt('connectorId', connectorId) } };
   await assertConnectorConfig(body.source, body.connector_specific_config);
-  return ctx.unwrap(
-    ctx.api.PATCH('/manage/admin/connector/{connector_id}', {
-      params,
-      body: sentAsGiven<ConnectorCreateRequest>({
-        ...body,
-        access_type: lowerAccess(body.access_type),
-      }),
-      fetch: ctx.via({ ...opts }),
-    }),
-    'PATCH',
-    `/manage/admin/connector/${connectorId}`,
+  const sent = sentAsGiven<ConnectorCreateRequest>({
+    ...body,
+    access_type: lowerAccess(body.access_type),
+  });
+  return ctx.call(
+    (fetch) =>
+      ctx.api.PATCH('/manage/admin/connector/{connector_id}', { params, body: sent, fetch }),
+    opts,
   );
 }
 
@@ -177,13 +164,9 @@ function deleteConnector(
   opts?: RequestOptions,
 ): Promise<StatusResponse> {
   const params = { path: { connector_id: checkInt('connectorId', connectorId) } };
-  return ctx.unwrap(
-    ctx.api.DELETE('/manage/admin/connector/{connector_id}', {
-      params,
-      fetch: ctx.via({ ...opts }),
-    }),
-    'DELETE',
-    `/manage/admin/connector/${connectorId}`,
+  return ctx.call(
+    (fetch) => ctx.api.DELETE('/manage/admin/connector/{connector_id}', { params, fetch }),
+    opts,
   );
 }
 

@@ -31,11 +31,8 @@ async function createCredential(
   await assertCredentialJson(body.source, body.credential_json);
   const path = '/manage/credential';
   const ctl = { ...opts, retryMode: 'unsafe' as const, unsafeHint: CREDENTIAL_HINT };
-  const pending = ctx.api.POST(path, {
-    body: sentAsGiven<CredentialBase>(body),
-    fetch: ctx.via(ctl),
-  });
-  return ctx.unwrap(pending, 'POST', path, CREDENTIAL_HINT);
+  const sent = sentAsGiven<CredentialBase>(body);
+  return ctx.call((fetch) => ctx.api.POST(path, { body: sent, fetch }), ctl, CREDENTIAL_HINT);
 }
 
 const idParams = (credentialId: number) => ({
@@ -47,13 +44,13 @@ function getCredential(
   credentialId: number,
   opts?: RequestOptions,
 ): Promise<Credential> {
-  return ctx.unwrap(
-    ctx.api.GET('/manage/credential/{credential_id}', {
-      params: idParams(credentialId),
-      fetch: ctx.via({ ...opts }),
-    }),
-    'GET',
-    `/manage/credential/${credentialId}`,
+  return ctx.call(
+    (fetch) =>
+      ctx.api.GET('/manage/credential/{credential_id}', {
+        params: idParams(credentialId),
+        fetch,
+      }),
+    opts,
   );
 }
 
@@ -64,14 +61,14 @@ function updateCredential(
   body: CredentialDataUpdateRequest,
   opts?: RequestOptions,
 ): Promise<Credential> {
-  return ctx.unwrap(
-    ctx.api.PUT('/manage/admin/credential/{credential_id}', {
-      params: idParams(credentialId),
-      body,
-      fetch: ctx.via({ ...opts }),
-    }),
-    'PUT',
-    `/manage/admin/credential/${credentialId}`,
+  return ctx.call(
+    (fetch) =>
+      ctx.api.PUT('/manage/admin/credential/{credential_id}', {
+        params: idParams(credentialId),
+        body,
+        fetch,
+      }),
+    opts,
   );
 }
 
@@ -82,14 +79,14 @@ function replaceCredential(
   body: CredentialBase,
   opts?: RequestOptions,
 ): Promise<Credential> {
-  return ctx.unwrap(
-    ctx.api.PATCH('/manage/credential/{credential_id}', {
-      params: idParams(credentialId),
-      body,
-      fetch: ctx.via({ ...opts }),
-    }),
-    'PATCH',
-    `/manage/credential/${credentialId}`,
+  return ctx.call(
+    (fetch) =>
+      ctx.api.PATCH('/manage/credential/{credential_id}', {
+        params: idParams(credentialId),
+        body,
+        fetch,
+      }),
+    opts,
   );
 }
 
@@ -98,19 +95,19 @@ function deleteCredential(
   credentialId: number,
   opts?: RequestOptions,
 ): Promise<StatusResponse> {
-  return ctx.unwrap(
-    ctx.api.DELETE('/manage/credential/{credential_id}', {
-      params: idParams(credentialId),
-      fetch: ctx.via({ ...opts }),
-    }),
-    'DELETE',
-    `/manage/credential/${credentialId}`,
+  return ctx.call(
+    (fetch) =>
+      ctx.api.DELETE('/manage/credential/{credential_id}', {
+        params: idParams(credentialId),
+        fetch,
+      }),
+    opts,
   );
 }
 
 export function listCredentials(ctx: CallContext, opts?: RequestOptions): Promise<Credential[]> {
   const path = '/manage/admin/credential';
-  return ctx.unwrap(ctx.api.GET(path, { fetch: ctx.via({ ...opts }) }), 'GET', path);
+  return ctx.call((fetch) => ctx.api.GET(path, { fetch }), opts);
 }
 
 /** `kis.credentials`. */

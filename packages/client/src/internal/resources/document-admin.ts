@@ -20,13 +20,13 @@ function setHidden(
   if (typeof hidden !== 'boolean')
     throw new TypeError('documents.setHidden: hidden must be a boolean');
   const path = '/manage/admin/doc-hidden';
-  return ctx.unwrap(
-    ctx.api.POST(path, {
-      body: { document_id: checkId(documentId), hidden },
-      fetch: ctx.via({ ...opts }),
-    }),
-    'POST',
-    path,
+  return ctx.call(
+    (fetch) =>
+      ctx.api.POST(path, {
+        body: { document_id: checkId(documentId), hidden },
+        fetch,
+      }),
+    opts,
   );
 }
 
@@ -39,13 +39,13 @@ function setBoost(
 ): Promise<StatusResponse> {
   if (!Number.isInteger(boost)) throw new TypeError('documents.setBoost: boost must be an integer');
   const path = '/manage/admin/doc-boosts';
-  return ctx.unwrap(
-    ctx.api.POST(path, {
-      body: { document_id: checkId(documentId), boost },
-      fetch: ctx.via({ ...opts }),
-    }),
-    'POST',
-    path,
+  return ctx.call(
+    (fetch) =>
+      ctx.api.POST(path, {
+        body: { document_id: checkId(documentId), boost },
+        fetch,
+      }),
+    opts,
   );
 }
 
@@ -53,13 +53,13 @@ function setBoost(
 function boosted(ctx: CallContext, opts: BoostedOptions = {}): Promise<BoostDoc[]> {
   const { ascending = false, limit = 100, ...request } = opts;
   const path = '/manage/admin/doc-boosts';
-  return ctx.unwrap(
-    ctx.api.GET(path, {
-      params: { query: { ascending, limit: checkInt('limit', limit, 1) } },
-      fetch: ctx.via({ ...request }),
-    }),
-    'GET',
-    `${path}?ascending=${ascending}&limit=${limit}`,
+  return ctx.call(
+    (fetch) =>
+      ctx.api.GET(path, {
+        params: { query: { ascending, limit: checkInt('limit', limit, 1) } },
+        fetch,
+      }),
+    { ...request },
   );
 }
 

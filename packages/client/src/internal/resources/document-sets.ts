@@ -30,13 +30,13 @@ export function listDocumentSets(
   opts: DocumentSetListOptions = {},
 ): Promise<DocumentSetSummary[]> {
   const { editable = false, ...request } = opts;
-  return ctx.unwrap(
-    ctx.api.GET(LIST, {
-      params: { query: { get_editable: editable } },
-      fetch: ctx.via({ ...request }),
-    }),
-    'GET',
-    `${LIST}?get_editable=${editable}`,
+  return ctx.call(
+    (fetch) =>
+      ctx.api.GET(LIST, {
+        params: { query: { get_editable: editable } },
+        fetch,
+      }),
+    { ...request },
   );
 }
 
@@ -46,7 +46,7 @@ export async function updateDocumentSet(
   body: DocumentSetUpdateRequest,
   opts?: RequestOptions,
 ): Promise<void> {
-  await ctx.unwrap(ctx.api.PATCH(ADMIN, { body, fetch: ctx.via({ ...opts }) }), 'PATCH', ADMIN);
+  await ctx.call((fetch) => ctx.api.PATCH(ADMIN, { body, fetch }), opts);
 }
 
 /** The set's summary as listed to an editor, or undefined once it is gone. */
@@ -60,25 +60,25 @@ export function documentSetsResource(ctx: CallContext): KisClient['documentSets'
   return {
     list: async (opts) => listDocumentSets(ctx, opts),
     create: async (body: DocumentSetCreationRequest, opts) =>
-      ctx.unwrap(
-        ctx.api.POST(ADMIN, {
-          body,
-          fetch: ctx.via({ ...opts, retryMode: 'unsafe', unsafeHint: CREATE_HINT }),
-        }),
-        'POST',
-        ADMIN,
+      ctx.call(
+        (fetch) =>
+          ctx.api.POST(ADMIN, {
+            body,
+            fetch,
+          }),
+        { ...opts, retryMode: 'unsafe', unsafeHint: CREATE_HINT },
         CREATE_HINT,
       ),
     update: async (body, opts) => updateDocumentSet(ctx, body, opts),
     async delete(id, opts) {
       const path = '/manage/admin/document-set/{document_set_id}';
-      await ctx.unwrap(
-        ctx.api.DELETE(path, {
-          params: { path: { document_set_id: checkInt('documentSetId', id) } },
-          fetch: ctx.via({ ...opts }),
-        }),
-        'DELETE',
-        `${ADMIN}/${id}`,
+      await ctx.call(
+        (fetch) =>
+          ctx.api.DELETE(path, {
+            params: { path: { document_set_id: checkInt('documentSetId', id) } },
+            fetch,
+          }),
+        opts,
       );
     },
     async waitUntilSynced(id, opts: SyncWaitOptions = {}) {

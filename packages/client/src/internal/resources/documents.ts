@@ -17,13 +17,13 @@ function sizeInfo(
   opts?: RequestOptions,
 ): Promise<DocumentSizeInfo> {
   const path = '/document/document-size-info';
-  return ctx.unwrap(
-    ctx.api.GET(path, {
-      params: { query: { document_id: checkId(documentId) } },
-      fetch: ctx.via({ ...opts }),
-    }),
-    'GET',
-    `${path}?document_id=${encodeURIComponent(documentId)}`,
+  return ctx.call(
+    (fetch) =>
+      ctx.api.GET(path, {
+        params: { query: { document_id: checkId(documentId) } },
+        fetch,
+      }),
+    opts,
   );
 }
 
@@ -34,15 +34,15 @@ function chunkInfo(
   opts?: RequestOptions,
 ): Promise<ChunkInfo> {
   const path = '/document/chunk-info';
-  return ctx.unwrap(
-    ctx.api.GET(path, {
-      params: {
-        query: { document_id: checkId(documentId), chunk_id: checkInt('chunkId', chunkId) },
-      },
-      fetch: ctx.via({ ...opts }),
-    }),
-    'GET',
-    `${path}?document_id=${encodeURIComponent(documentId)}&chunk_id=${chunkId}`,
+  return ctx.call(
+    (fetch) =>
+      ctx.api.GET(path, {
+        params: {
+          query: { document_id: checkId(documentId), chunk_id: checkInt('chunkId', chunkId) },
+        },
+        fetch,
+      }),
+    opts,
   );
 }
 

@@ -35,24 +35,26 @@ async function upload(
   opts: CallControl | undefined,
 ): Promise<UserFileUploadResponse> {
   const form = uploadForm(input);
-  const fetch = ctx.via({ ...opts, retryMode: 'unsafe', unsafeHint: UPLOAD_HINT });
-  let index = 0;
-  const pending = onServedRoute(ctx.routes, 'upload', (i) => {
-    index = i;
-    return i === 0
-      ? ctx.api.POST(PROJECTS_PATH, {
-          body: multipartBody<ProjectsForm>(form),
-          bodySerializer: asIs,
-          fetch,
-        })
-      : ctx.api.POST(SEED_PATH, {
-          body: multipartBody<SeedForm>(form),
-          bodySerializer: asIs,
-          fetch,
-        });
-  });
-  const path = () => ROUTE_VARIANTS.upload[index] ?? PROJECTS_PATH;
-  return uploadAnswer(await ctx.unwrap(pending, 'POST', path, UPLOAD_HINT));
+  const control: CallControl = { ...opts, retryMode: 'unsafe', unsafeHint: UPLOAD_HINT };
+  const answer = await ctx.call(
+    (fetch) =>
+      onServedRoute(ctx.routes, 'upload', (i) =>
+        i === 0
+          ? ctx.api.POST(PROJECTS_PATH, {
+              body: multipartBody<ProjectsForm>(form),
+              bodySerializer: asIs,
+              fetch,
+            })
+          : ctx.api.POST(SEED_PATH, {
+              body: multipartBody<SeedForm>(form),
+              bodySerializer: asIs,
+              fetch,
+            }),
+      ),
+    control,
+    UPLOAD_HINT,
+  );
+  return uploadAnswer(answer);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { ApiKey, ApiKeyCreateRequest, PermissionsSummary, UserInfo } from '
 import type { CallContext } from '../call.js';
 
 function me(ctx: CallContext, opts?: RequestOptions): Promise<UserInfo> {
-  return ctx.unwrap(ctx.api.GET('/me', { fetch: ctx.via({ ...opts }) }), 'GET', '/me');
+  return ctx.call((fetch) => ctx.api.GET('/me', { fetch }), opts);
 }
 
 /**
@@ -17,7 +17,7 @@ function me(ctx: CallContext, opts?: RequestOptions): Promise<UserInfo> {
  */
 async function permissions(ctx: CallContext, opts?: RequestOptions): Promise<PermissionsSummary> {
   const path = '/me/permissions';
-  const answer = await ctx.unwrap(ctx.api.GET(path, { fetch: ctx.via({ ...opts }) }), 'GET', path);
+  const answer = await ctx.call((fetch) => ctx.api.GET(path, { fetch }), opts);
   return Array.isArray(answer)
     ? { permissions: answer, is_manager: false, managed_group_ids: [] }
     : answer;
@@ -34,7 +34,7 @@ function createKey(
 ): Promise<ApiKey> {
   const path = '/admin/api-key';
   const control = { ...opts, retryMode: 'unsafe' as const, unsafeHint: KEY_HINT };
-  return ctx.unwrap(ctx.api.POST(path, { body, fetch: ctx.via(control) }), 'POST', path, KEY_HINT);
+  return ctx.call((fetch) => ctx.api.POST(path, { body, fetch }), control, KEY_HINT);
 }
 
 export function identityResource(ctx: CallContext): KisClient['identity'] {

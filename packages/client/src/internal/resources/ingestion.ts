@@ -22,11 +22,10 @@ export function ingest(
   body: IngestionRequestInput,
   control: CallControl,
 ): Promise<IngestionResult> {
-  const pending = ctx.api.POST(INGESTION, {
-    body: ingestionAsGiven(body),
-    fetch: ctx.via(control),
-  });
-  return ctx.unwrap(pending, 'POST', INGESTION);
+  return ctx.call(
+    (fetch) => ctx.api.POST(INGESTION, { body: ingestionAsGiven(body), fetch }),
+    control,
+  );
 }
 
 export function listConnectorDocuments(
@@ -35,10 +34,9 @@ export function listConnectorDocuments(
   opts?: RequestOptions,
 ): Promise<IngestedDocumentSummary[]> {
   const params = { path: { cc_pair_id: checkInt('listConnectorDocuments: ccPairId', ccPairId) } };
-  return ctx.unwrap(
-    ctx.api.GET('/svc-api/connector-docs/{cc_pair_id}', { params, fetch: ctx.via({ ...opts }) }),
-    'GET',
-    `/svc-api/connector-docs/${ccPairId}`,
+  return ctx.call(
+    (fetch) => ctx.api.GET('/svc-api/connector-docs/{cc_pair_id}', { params, fetch }),
+    opts,
   );
 }
 
@@ -50,13 +48,10 @@ async function deleteDocument(
   if (typeof documentId !== 'string' || documentId === '') {
     throw new TypeError('ingestion.delete: documentId must be a non-empty string');
   }
-  const data = await ctx.unwrap(
-    ctx.api.DELETE('/svc-api/ingestion/{document_id}', {
-      params: { path: { document_id: documentId } },
-      fetch: ctx.via({ ...opts }),
-    }),
-    'DELETE',
-    `/svc-api/ingestion/${encodeURIComponent(documentId)}`,
+  const params = { path: { document_id: documentId } };
+  const data = await ctx.call(
+    (fetch) => ctx.api.DELETE('/svc-api/ingestion/{document_id}', { params, fetch }),
+    opts,
   );
   return data ?? null;
 }
@@ -65,8 +60,7 @@ async function deleteDocument(
 export function ingestionResource(ctx: CallContext): KisClient['ingestion'] {
   return {
     ingest: async (request, opts) => ingest(ctx, request, { ...opts }),
-    list: async (opts) =>
-      ctx.unwrap(ctx.api.GET(INGESTION, { fetch: ctx.via({ ...opts }) }), 'GET', INGESTION),
+    list: async (opts) => ctx.call((fetch) => ctx.api.GET(INGESTION, { fetch }), opts),
     delete: async (documentId, opts) => deleteDocument(ctx, documentId, opts),
     listConnectorDocuments: async (ccPairId, opts) => listConnectorDocuments(ctx, ccPairId, opts),
   };

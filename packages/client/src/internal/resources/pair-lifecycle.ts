@@ -29,13 +29,13 @@ export function attempts(
   const { pageSize = 100, ...request } = opts;
   const route = '/manage/admin/cc-pair/{cc_pair_id}/index-attempts';
   return eachItem((pageNum) =>
-    ctx.unwrap(
-      ctx.api.GET(route, {
-        params: { ...pathOf(ccPairId), query: { page_num: pageNum, page_size: pageSize } },
-        fetch: ctx.via({ ...request }),
-      }),
-      'GET',
-      `/manage/admin/cc-pair/${ccPairId}/index-attempts`,
+    ctx.call(
+      (fetch) =>
+        ctx.api.GET(route, {
+          params: { ...pathOf(ccPairId), query: { page_num: pageNum, page_size: pageSize } },
+          fetch,
+        }),
+      { ...request },
     ),
   );
 }
@@ -49,16 +49,16 @@ export function errors(
   const { pageSize = 100, includeResolved = false, ...request } = opts;
   const route = '/manage/admin/cc-pair/{cc_pair_id}/errors';
   return eachItem((pageNum) =>
-    ctx.unwrap(
-      ctx.api.GET(route, {
-        params: {
-          ...pathOf(ccPairId),
-          query: { page_num: pageNum, page_size: pageSize, include_resolved: includeResolved },
-        },
-        fetch: ctx.via({ ...request }),
-      }),
-      'GET',
-      `/manage/admin/cc-pair/${ccPairId}/errors`,
+    ctx.call(
+      (fetch) =>
+        ctx.api.GET(route, {
+          params: {
+            ...pathOf(ccPairId),
+            query: { page_num: pageNum, page_size: pageSize, include_resolved: includeResolved },
+          },
+          fetch,
+        }),
+      { ...request },
     ),
   );
 }
@@ -79,7 +79,7 @@ export function runConnectorOnce(
     credential_ids: credentialIds === undefined ? null : [...credentialIds],
     from_beginning: fromBeginning,
   };
-  return ctx.unwrap(ctx.api.POST(path, { body, fetch: ctx.via({ ...request }) }), 'POST', path);
+  return ctx.call((fetch) => ctx.api.POST(path, { body, fetch }), { ...request });
 }
 
 /** POST …/prune: the server lists the source and removes documents no longer there. */
@@ -88,13 +88,13 @@ export function prune(
   ccPairId: number,
   opts?: RequestOptions,
 ): Promise<StatusResponse> {
-  return ctx.unwrap(
-    ctx.api.POST('/manage/admin/cc-pair/{cc_pair_id}/prune', {
-      params: pathOf(ccPairId),
-      fetch: ctx.via({ ...opts }),
-    }),
-    'POST',
-    `/manage/admin/cc-pair/${ccPairId}/prune`,
+  return ctx.call(
+    (fetch) =>
+      ctx.api.POST('/manage/admin/cc-pair/{cc_pair_id}/prune', {
+        params: pathOf(ccPairId),
+        fetch,
+      }),
+    opts,
   );
 }
 
@@ -104,13 +104,13 @@ export async function lastPruned(
   ccPairId: number,
   opts?: RequestOptions,
 ): Promise<string | null> {
-  const answer = await ctx.unwrap(
-    ctx.api.GET('/manage/admin/cc-pair/{cc_pair_id}/last_pruned', {
-      params: pathOf(ccPairId),
-      fetch: ctx.via({ ...opts }),
-    }),
-    'GET',
-    `/manage/admin/cc-pair/${ccPairId}/last_pruned`,
+  const answer = await ctx.call(
+    (fetch) =>
+      ctx.api.GET('/manage/admin/cc-pair/{cc_pair_id}/last_pruned', {
+        params: pathOf(ccPairId),
+        fetch,
+      }),
+    opts,
   );
   return answer ?? null;
 }
@@ -122,9 +122,5 @@ export function indexingStatus(
   opts?: RequestOptions,
 ): Promise<SourceIndexingStatuses[]> {
   const path = '/manage/admin/connector/indexing-status';
-  return ctx.unwrap(
-    ctx.api.POST(path, { body: filters, fetch: ctx.via({ ...opts }) }),
-    'POST',
-    path,
-  );
+  return ctx.call((fetch) => ctx.api.POST(path, { body: filters, fetch }), opts);
 }

@@ -21,7 +21,7 @@ const id = (name: string, value: number) => checkInt(name, value);
 
 function listPairs(ctx: CallContext, opts?: RequestOptions): Promise<ConnectorStatus[]> {
   const path = '/manage/admin/connector/status';
-  return ctx.unwrap(ctx.api.GET(path, { fetch: ctx.via({ ...opts }) }), 'GET', path);
+  return ctx.call((fetch) => ctx.api.GET(path, { fetch }), opts);
 }
 
 function getPair(
@@ -30,10 +30,9 @@ function getPair(
   opts?: RequestOptions,
 ): Promise<CcPairFullInfo> {
   const params = { path: { cc_pair_id: id('ccPairId', ccPairId) } };
-  return ctx.unwrap(
-    ctx.api.GET('/manage/admin/cc-pair/{cc_pair_id}', { params, fetch: ctx.via({ ...opts }) }),
-    'GET',
-    `/manage/admin/cc-pair/${ccPairId}`,
+  return ctx.call(
+    (fetch) => ctx.api.GET('/manage/admin/cc-pair/{cc_pair_id}', { params, fetch }),
+    opts,
   );
 }
 
@@ -47,13 +46,13 @@ async function renamePair(
     throw new TypeError('pairs.rename: name must be a non-empty string');
   }
   const params = { path: { cc_pair_id: id('ccPairId', ccPairId) }, query: { new_name: name } };
-  await ctx.unwrap(
-    ctx.api.PUT('/manage/admin/cc-pair/{cc_pair_id}/name', {
-      params,
-      fetch: ctx.via({ ...opts }),
-    }),
-    'PUT',
-    `/manage/admin/cc-pair/${ccPairId}/name`,
+  await ctx.call(
+    (fetch) =>
+      ctx.api.PUT('/manage/admin/cc-pair/{cc_pair_id}/name', {
+        params,
+        fetch,
+      }),
+    opts,
   );
 }
 
@@ -64,14 +63,14 @@ async function setPairStatus(
   opts?: RequestOptions,
 ): Promise<void> {
   const params = { path: { cc_pair_id: id('ccPairId', ccPairId) } };
-  await ctx.unwrap(
-    ctx.api.PUT('/manage/admin/cc-pair/{cc_pair_id}/status', {
-      params,
-      body: { status },
-      fetch: ctx.via({ ...opts }),
-    }),
-    'PUT',
-    `/manage/admin/cc-pair/${ccPairId}/status`,
+  await ctx.call(
+    (fetch) =>
+      ctx.api.PUT('/manage/admin/cc-pair/{cc_pair_id}/status', {
+        params,
+        body: { status },
+        fetch,
+      }),
+    opts,
   );
 }
 
@@ -90,7 +89,7 @@ async function requestPairDeletion(
     credential_id: id('credentialId', credentialId),
   };
   const path = '/manage/admin/deletion-attempt';
-  await ctx.unwrap(ctx.api.POST(path, { body, fetch: ctx.via({ ...opts }) }), 'POST', path);
+  await ctx.call((fetch) => ctx.api.POST(path, { body, fetch }), opts);
 }
 
 export interface WaitOptions extends RequestOptions {

@@ -14,11 +14,10 @@ export function updatePrivateKey(
   input: PrivateKeyUpdate,
   opts: RequestOptions | undefined,
 ): Promise<CredentialBase> {
-  const pending = ctx.api.PUT(PATH, {
-    params: { path: { credential_id: credentialId } },
-    body: multipartBody<Form>(privateKeyForm(input)),
-    bodySerializer: asIs,
-    fetch: ctx.via({ ...opts }),
-  });
-  return ctx.unwrap(pending, 'PUT', `/manage/admin/credential/private-key/${credentialId}`);
+  const params = { path: { credential_id: credentialId } };
+  const body = multipartBody<Form>(privateKeyForm(input));
+  return ctx.call(
+    (fetch) => ctx.api.PUT(PATH, { params, body, bodySerializer: asIs, fetch }),
+    opts,
+  );
 }

@@ -15,15 +15,9 @@ const ERRORS = '/search-settings/reindex-errors';
 export function searchSettingsResource(ctx: CallContext): KisClient['searchSettings'] {
   return {
     secondary: async (opts) =>
-      (await ctx.unwrap(
-        ctx.api.GET(SECONDARY, { fetch: ctx.via({ ...opts }) }),
-        'GET',
-        SECONDARY,
-      )) ?? null,
-    all: async (opts) => ctx.unwrap(ctx.api.GET(ALL, { fetch: ctx.via({ ...opts }) }), 'GET', ALL),
-    reindexProgress: async (opts) =>
-      ctx.unwrap(ctx.api.GET(PROGRESS, { fetch: ctx.via({ ...opts }) }), 'GET', PROGRESS),
-    reindexErrors: async (opts) =>
-      ctx.unwrap(ctx.api.GET(ERRORS, { fetch: ctx.via({ ...opts }) }), 'GET', ERRORS),
+      (await ctx.call((fetch) => ctx.api.GET(SECONDARY, { fetch }), opts)) ?? null,
+    all: async (opts) => ctx.call((fetch) => ctx.api.GET(ALL, { fetch }), opts),
+    reindexProgress: async (opts) => ctx.call((fetch) => ctx.api.GET(PROGRESS, { fetch }), opts),
+    reindexErrors: async (opts) => ctx.call((fetch) => ctx.api.GET(ERRORS, { fetch }), opts),
   };
 }

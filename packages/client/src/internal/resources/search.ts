@@ -18,10 +18,9 @@ async function adminSearch(
 ): Promise<SearchDoc[]> {
   if (typeof query !== 'string') throw new TypeError('search.admin: query must be a string');
   const { filters = {}, ...request } = opts;
-  const answer = await ctx.unwrap(
-    ctx.api.POST(SEARCH, { body: { query, filters }, fetch: ctx.via({ ...request }) }),
-    'POST',
-    SEARCH,
+  const answer = await ctx.call(
+    (fetch) => ctx.api.POST(SEARCH, { body: { query, filters }, fetch }),
+    { ...request },
   );
   return answer.documents;
 }

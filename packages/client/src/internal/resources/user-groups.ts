@@ -34,13 +34,13 @@ const idOf = (id: number) => ({ path: { user_group_id: checkInt('userGroupId', i
 
 function listGroups(ctx: CallContext, opts: UserGroupListOptions = {}): Promise<UserGroup[]> {
   const { includeDefault = false, ...request } = opts;
-  return ctx.unwrap(
-    ctx.api.GET(GROUPS, {
-      params: { query: { include_default: includeDefault } },
-      fetch: ctx.via({ ...request }),
-    }),
-    'GET',
-    `${GROUPS}?include_default=${includeDefault}`,
+  return ctx.call(
+    (fetch) =>
+      ctx.api.GET(GROUPS, {
+        params: { query: { include_default: includeDefault } },
+        fetch,
+      }),
+    { ...request },
   );
 }
 
@@ -106,14 +106,24 @@ async function shareDocumentSets(
   const add = uniqueIds('add', change.add);
   const remove = uniqueIds('remove', change.remove);
   if (ctx.routes.groupDocumentSets !== 1) {
-    const answer = await ctx.api.PATCH(GROUP_SETS_PATH, {
-      params: idOf(groupId),
-      body: { added_document_set_ids: add, removed_document_set_ids: remove },
-      fetch: ctx.via({ ...opts }),
-    });
-    if (!isRouteNotFound(answer.response.status, answer.error)) {
+    let missing = false;
+    const body = { added_document_set_ids: add, removed_document_set_ids: remove };
+    const shared = await ctx
+      .call(async (fetch) => {
+        const answer = await ctx.api.PATCH(GROUP_SETS_PATH, { params: idOf(groupId), body, fetch });
+        missing = isRouteNotFound(answer.response.status, answer.error);
+        return answer;
+      }, opts)
+      .then(
+        () => true,
+        (error: unknown) => {
+          // a server without the route (release 4.6.1): the sets themselves are changed below
+          if (!missing) throw error;
+          return false;
+        },
+      );
+    if (shared) {
       ctx.routes.groupDocumentSets = 0;
-      await ctx.unwrap(Promise.resolve(answer), 'PATCH', `${GROUPS}/${groupId}/document-sets`);
       return;
     }
   }
@@ -133,25 +143,23 @@ async function setManager(
     throw new TypeError('userGroups.setManager: userId must be an account id');
   }
   const params = idOf(groupId);
-  const fetch = ctx.via({ ...opts });
-  let index = 0;
-  const pending = onServedRoute(ctx.routes, 'groupManager', (i) => {
-    index = i;
-    return i === 0
-      ? ctx.api.PUT(MANAGER_PATH, {
-          params,
-          body: { user_id: userId, is_manager: isManager },
-          fetch,
-        })
-      : ctx.api.POST(CURATOR_PATH, {
-          params,
-          body: { user_id: userId, is_curator: isManager },
-          fetch,
-        });
-  });
-  const path = () =>
-    index === 0 ? `${GROUPS}/${groupId}/manager` : `${GROUPS}/${groupId}/set-curator`;
-  await ctx.unwrap(pending, index === 0 ? 'PUT' : 'POST', path);
+  await ctx.call(
+    (fetch) =>
+      onServedRoute(ctx.routes, 'groupManager', (i) =>
+        i === 0
+          ? ctx.api.PUT(MANAGER_PATH, {
+              params,
+              body: { user_id: userId, is_manager: isManager },
+              fetch,
+            })
+          : ctx.api.POST(CURATOR_PATH, {
+              params,
+              body: { user_id: userId, is_curator: isManager },
+              fetch,
+            }),
+      ),
+    opts,
+  );
 }
 
 /** `kis.userGroups`. */
@@ -159,48 +167,40 @@ export function userGroupsResource(ctx: CallContext): KisClient['userGroups'] {
   return {
     list: async (opts) => listGroups(ctx, opts),
     create: async (body, opts) =>
-      ctx.unwrap(
-        ctx.api.POST(GROUPS, {
-          body,
-          fetch: ctx.via({ ...opts, retryMode: 'unsafe', unsafeHint: CREATE_HINT }),
-        }),
-        'POST',
-        GROUPS,
+      ctx.call(
+        (fetch) =>
+          ctx.api.POST(GROUPS, {
+            body,
+            fetch,
+          }),
+        { ...opts, retryMode: 'unsafe', unsafeHint: CREATE_HINT },
         CREATE_HINT,
       ),
     update: async (id, body, opts) =>
-      ctx.unwrap(
-        ctx.api.PATCH(ONE, { params: idOf(id), body, fetch: ctx.via({ ...opts }) }),
-        'PATCH',
-        `${GROUPS}/${id}`,
-      ),
+      ctx.call((fetch) => ctx.api.PATCH(ONE, { params: idOf(id), body, fetch }), opts),
     addUsers: async (id, userIds, opts) =>
-      ctx.unwrap(
-        ctx.api.POST('/manage/admin/user-group/{user_group_id}/add-users', {
-          params: idOf(id),
-          body: { user_ids: [...userIds] },
-          fetch: ctx.via({ ...opts }),
-        }),
-        'POST',
-        `${GROUPS}/${id}/add-users`,
+      ctx.call(
+        (fetch) =>
+          ctx.api.POST('/manage/admin/user-group/{user_group_id}/add-users', {
+            params: idOf(id),
+            body: { user_ids: [...userIds] },
+            fetch,
+          }),
+        opts,
       ),
     rename: async (id, name, opts) =>
-      ctx.unwrap(
-        ctx.api.PATCH('/manage/admin/user-group/rename', {
-          body: { id: checkInt('userGroupId', id), name },
-          fetch: ctx.via({ ...opts }),
-        }),
-        'PATCH',
-        `${GROUPS}/rename`,
+      ctx.call(
+        (fetch) =>
+          ctx.api.PATCH('/manage/admin/user-group/rename', {
+            body: { id: checkInt('userGroupId', id), name },
+            fetch,
+          }),
+        opts,
       ),
     shareDocumentSets: async (id, change, opts) => shareDocumentSets(ctx, id, change, opts),
     setManager: async (id, userId, isManager, opts) => setManager(ctx, id, userId, isManager, opts),
     async delete(id, opts) {
-      await ctx.unwrap(
-        ctx.api.DELETE(ONE, { params: idOf(id), fetch: ctx.via({ ...opts }) }),
-        'DELETE',
-        `${GROUPS}/${id}`,
-      );
+      await ctx.call((fetch) => ctx.api.DELETE(ONE, { params: idOf(id), fetch }), opts);
     },
     async waitUntilSynced(id, opts: SyncWaitOptions = {}) {
       const { waitMs = 600_000, ...request } = opts;

@@ -13,8 +13,7 @@ export async function serverVersion(
   opts: RequestOptions | undefined,
 ): Promise<ServerVersion | null> {
   try {
-    const pending = ctx.api.GET('/version', { fetch: ctx.via({ ...opts }) });
-    const data = await ctx.unwrap(pending, 'GET', '/version');
+    const data = await ctx.call((fetch) => ctx.api.GET('/version', { fetch }), opts);
     return { backendVersion: data.backend_version };
   } catch (err) {
     if (APIError.isInstance(err) && isRouteNotFound(err.status, err.body)) return null;
