@@ -3,8 +3,9 @@ import type { SyncJournal, SyncOptions } from '@kis/node';
 import { UsageError } from '../../errors.js';
 import type { QueueFlags } from '../../queue-mode/options.js';
 import type { RunFlags } from '../../run-options.js';
+import type { SourceFlags } from '../../source-options.js';
 
-export interface SyncCommandOptions extends RunFlags, QueueFlags {
+export interface SyncCommandOptions extends RunFlags, QueueFlags, SourceFlags {
   ccPair: number;
   journal?: string;
   dryRun?: boolean;
