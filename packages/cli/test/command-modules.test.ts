@@ -149,13 +149,14 @@ const PINNED: Record<string, readonly string[]> = {
     '--max-in-flight <n>',
     '--max-waiting <jobs>',
     '--queue-name <name>',
-    '--cc-pair <id> (required)',
+    '--cc-pair <id>',
     '--prune',
     '--max-delete <n|p%>',
     '--force',
     '--namespace <prefix>',
     '--journal <file>',
     '--dry-run',
+    '--from <file>',
     '--watch',
   ],
   worker: [
@@ -259,6 +260,7 @@ const LAYOUT: Record<string, readonly string[]> = {
   ],
   sources: ['index.ts'],
   sync: [
+    'declared.ts',
     'index.ts',
     'journal.ts',
     'options.ts',

@@ -4,7 +4,7 @@
  * run at a branch, tag or commit; incremental runs after a commit that edits, deletes and renames
  * (exactly those sent, the gone ones deleted); links with {ref}, {commit} and {path}; a run killed
  * with SIGKILL resuming without re-sending; a path that is not a repository and an unknown ref as
- * one line.
+ * one line; a source kis.yaml declares.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
@@ -216,5 +216,36 @@ describe('kis ingest and kis sync of a git repository', () => {
     } finally {
       await slow.close();
     }
+  });
+
+  it('syncs a repository kis.yaml declares, the path relative to the file', async () => {
+    await repository('declared', { 'readme.md': '# Declared\n' });
+    await writeFile(
+      join(work, 'kis.yaml'),
+      `connectors:
+  - name: Declared docs
+    source: file
+    config: { file_locations: [] }
+    documents:
+      git: { repository: declared, ref: main, id_prefix: decl/ }
+`,
+    );
+    const applied = await kis(['apply', '-f', 'kis.yaml'], { env, cwd: work });
+    expect(applied.code, applied.stderr).toBe(0);
+    const synced = await kis(['--json', 'sync', '--from', 'kis.yaml', 'Declared docs'], {
+      env,
+      cwd: work,
+    });
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(summaryOf(synced)).toMatchObject({ created: 1 });
+    expect(emu.state.document('decl%2Freadme.md')).toBeDefined();
+    const flags = await kis(['sync', '--from', 'kis.yaml', 'Declared docs', '--namespace', 'x/'], {
+      env,
+      cwd: work,
+    });
+    expect(flags.code).toBe(2);
+    expect(flags.stderr).toBe(
+      "error: --namespace: not with --from (the connector's entry in kis.yaml says it)\n",
+    );
   });
 });

@@ -3,9 +3,10 @@
  * against the emulator and a private PostgreSQL and MariaDB. Full and incremental runs (exactly
  * the rows changed are sent, what is gone deleted), rows that fail alone, the mapping checked
  * before anything is sent, bad connection strings as one line, a run killed with SIGKILL resuming
- * without re-sending what the server acknowledged, and the database's password found nowhere.
+ * without re-sending what the server acknowledged, a source declared in kis.yaml, and the
+ * database's password found nowhere.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '@kis/emulator';
@@ -282,7 +283,7 @@ for (const dialect of ['postgres', 'mysql'] as Dialect[]) {
   });
 }
 
-describe('kis ingest of PostgreSQL killed with SIGKILL', () => {
+describe('kis ingest of PostgreSQL killed with SIGKILL, and kis.yaml', () => {
   let db: TestDatabase;
   let emu: Emulator;
   let env: Record<string, string>;
@@ -330,6 +331,60 @@ describe('kis ingest of PostgreSQL killed with SIGKILL', () => {
     >;
     expect(summary.skipped).toBeGreaterThanOrEqual(acknowledged - 2);
     expect(summary.created + summary.updated + summary.skipped).toBe(300);
+  });
+
+  it('syncs a source kis.yaml declares into the pair kis apply made, the password kept out of the file', async () => {
+    await db.sql(createTickets('postgres', tickets(8)));
+    const file = join(work, 'kis.yaml');
+    await writeFile(
+      file,
+      `connectors:
+  - name: CRM tickets
+    source: ingestion_api
+    config: {}
+    documents:
+      sql:
+        connection: \${CRM_DATABASE_URL}
+        table: tickets
+        id: id
+        title: subject
+        text: body
+        updated_at: updated_at
+        id_prefix: tickets/
+`,
+    );
+    const withUrl = { ...env, CRM_DATABASE_URL: db.url };
+    const before = await kis(['sync', '--from', 'kis.yaml', 'CRM tickets'], {
+      env: withUrl,
+      cwd: work,
+    });
+    expect(before.code).toBe(2);
+    expect(before.stderr).toMatch(/has no pair on .* yet: run kis apply -f kis.yaml first/);
+    const applied = await kis(['apply', '-f', 'kis.yaml'], { env: withUrl, cwd: work });
+    expect(applied.code, applied.stderr).toBe(0);
+    const again = await kis(['apply', '-f', 'kis.yaml', '--dry-run'], { env: withUrl, cwd: work });
+    expect(again.stdout).toContain('Nothing to change.');
+    const synced = await kis(['--json', 'sync', '--from', 'kis.yaml', 'CRM tickets', '--prune'], {
+      env: withUrl,
+      cwd: work,
+    });
+    printed.push(applied.stdout, applied.stderr, synced.stdout, synced.stderr);
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(jsonLines(synced.stdout).at(-1)?.summary).toMatchObject({ created: 8, failed: 0 });
+    expect(emu.state.document('tickets%2F3')?.semantic_identifier).toBe('Ticket 3');
+
+    const unset = await kis(['sync', '--from', 'kis.yaml', 'CRM tickets'], { env, cwd: work });
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain('environment variable CRM_DATABASE_URL is not set');
+    await writeFile(
+      file,
+      `connectors:\n  - name: CRM tickets\n    source: ingestion_api\n    config: {}\n    documents:\n      sql: { connection: "${db.url}", table: tickets, id: id, text: body }\n`,
+    );
+    const written = await kis(['sync', '--from', 'kis.yaml', 'CRM tickets'], { env, cwd: work });
+    expect(written.code).toBe(2);
+    expect(written.stderr).toMatch(/documents\.sql\.connection: holds a password/);
+    printed.push(unset.stderr, written.stdout, written.stderr);
+    await rm(file);
   });
 
   it('leaves the password in no output, journal or file under .kis/', () => {

@@ -20,7 +20,7 @@ import { addRunOptions, runLimits } from '../../run-options.js';
 import { connect } from '../../run-setup.js';
 import { addSourceOptions, SOURCE_HELP } from '../../source-options.js';
 import { openSyncJournal } from './journal.js';
-import { parseMaxDelete, planOptions, type SyncCommandOptions } from './options.js';
+import { parseMaxDelete, planOptions, type SyncFlags, withPair } from './options.js';
 import { ownership } from './ownership.js';
 import type { Pass } from './pass.js';
 import { runPasses } from './passes.js';
@@ -35,6 +35,7 @@ const HELP_AFTER =
     'kis sync export.jsonl --cc-pair 2 --namespace crm/ --prune',
     'kis sync "$CRM_URL" --cc-pair 3 --table tickets --id id --text body --updated-at updated_at --namespace crm/ --prune',
     'kis sync git+file:///srv/handbook#main --cc-pair 4 --prune',
+    'kis sync --from kis.yaml "CRM tickets" --prune',
   ]) +
   `
 ${wrap(
@@ -47,7 +48,9 @@ or under --namespace. A prune over --max-delete is refused (exit 2) unless --for
 is the pair's, shared with kis ingest --cc-pair: a sync after an ingest of the same files sends
 nothing. Exit 0 when the pair equals the paths, 1 when documents failed (listed), 3 when the
 server stopped the run. A database or repository owns the ids under its prefix (a repository's
-<name>/, or --namespace); a database without --namespace owns every document of the pair.`,
+<name>/, or --namespace); a database without --namespace owns every document of the pair. With
+--from FILE NAME, the connector NAME of FILE declares what to sync (documents: { sql } or
+{ git }, kis apply leaves them alone) into the pair kis apply made for it.`,
 )}
 
 ${SOURCE_HELP}
@@ -61,9 +64,13 @@ export function syncCommand({ act, interrupts, command }: CommandEnv): Command {
     )
     .argument(
       '<paths...>',
-      'as for `kis ingest`: files, directories, .jsonl files, - for stdin, a database or a repository',
+      'as for `kis ingest`: files, directories, .jsonl files, - for stdin, a database or a repository; with --from, the name of a connector of the file',
     )
-    .requiredOption('--cc-pair <id>', 'the cc pair to keep equal to the paths', intArg(0))
+    .option(
+      '--cc-pair <id>',
+      'the cc pair to keep equal to the paths (required, but with --from)',
+      intArg(0),
+    )
     .option('--prune', 'delete the documents this sync owns that are gone from the paths')
     .option(
       '--max-delete <n|p%>',
@@ -80,14 +87,16 @@ export function syncCommand({ act, interrupts, command }: CommandEnv): Command {
     )
     .option('--dry-run', 'print the plan and send nothing')
     .option(
+      '--from <file>',
+      'sync the documents the connector NAME (the one PATH) declares in FILE (kis.yaml: documents: { sql } or { git }) into the pair kis apply made for it',
+    )
+    .option(
       '--watch',
       'after the first sync, sync again each time the paths change (Ctrl-C to stop)',
     )
     .addHelpText('after', HELP_AFTER)
     .action(
-      act((ctx, paths: string[], options: SyncCommandOptions) =>
-        runSync(ctx, paths, options, interrupts),
-      ),
+      act((ctx, paths: string[], options: SyncFlags) => runSync(ctx, paths, options, interrupts)),
     );
 }
 
@@ -95,18 +104,20 @@ export function syncCommand({ act, interrupts, command }: CommandEnv): Command {
 export async function runSync(
   ctx: Context,
   paths: string[],
-  options: SyncCommandOptions,
+  flags: SyncFlags,
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
-  // a database or repository PATH is told apart before any path is looked up
-  const target = syncTarget(paths, options);
-  if (options.queue !== undefined) {
+  // a database or repository PATH (or a connector of --from) is told apart before any path is
+  // looked up
+  const target = syncTarget(paths, flags);
+  if (flags.queue !== undefined) {
     if (target !== undefined) throw new UsageError('--queue: not with a database or a repository');
     // queue mode's producer is loaded for --queue only
     const { runQueuedSync } = await import('./queued.js');
-    return runQueuedSync(ctx, paths, options, interrupts);
+    return runQueuedSync(ctx, paths, withPair(flags), interrupts);
   }
-  if (target !== undefined) return runSourceSync(ctx, target, options, interrupts);
+  if (target !== undefined) return runSourceSync(ctx, target, flags, interrupts);
+  const options = withPair(flags);
   const { out, io } = ctx;
   const limits = runLimits(options);
   const maxDelete = parseMaxDelete(options.maxDelete);

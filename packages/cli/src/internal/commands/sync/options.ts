@@ -18,6 +18,19 @@ export interface SyncCommandOptions extends RunFlags, QueueFlags, SourceFlags {
   watch?: boolean;
 }
 
+/** The flags as given: `--cc-pair` may be left out with `--from FILE` (the file's pair). */
+export interface SyncFlags extends Omit<SyncCommandOptions, 'ccPair'> {
+  ccPair?: number;
+  /** `--from kis.yaml`: the one PATH is the name of a connector declaring documents. */
+  from?: string;
+}
+
+/** The options once the pair is known: `--cc-pair`, required without `--from`. */
+export function withPair(flags: SyncFlags, ccPair = flags.ccPair): SyncCommandOptions {
+  if (ccPair === undefined) throw new UsageError("required option '--cc-pair <id>' not specified");
+  return { ...flags, ccPair };
+}
+
 /** `--max-delete`: a count or a share. */
 export function parseMaxDelete(value: string | undefined): number | `${number}%` | undefined {
   if (value === undefined) return undefined;
