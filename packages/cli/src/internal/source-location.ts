@@ -30,6 +30,7 @@ const SQL_ONLY = [
   'heading',
   'metadata',
   'updatedAt',
+  'connection',
 ] as const;
 
 /** `--updated-at` of an option name. */

@@ -1,7 +1,7 @@
 /**
  * The flags `kis ingest` and `kis sync` take for a database or a repository given as PATH: the
- * mapping of rows to documents (`--query`/`--table`, `--id`, `--text`, …), links, and a full
- * read.
+ * mapping of rows to documents (`--query`/`--table`, `--id`, `--text`, …), links, a full read,
+ * and in queue mode the name workers hold the database by.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { wrap } from './help-text.js';
@@ -19,6 +19,8 @@ export interface SourceFlags {
   updatedAt?: string;
   link?: string;
   full?: boolean;
+  /** `--connection NAME`: what workers call the database (`kis worker --connection NAME=VAR`). */
+  connection?: string;
 }
 
 /** A repeatable list of columns: `--text a,b --text c` is `a, b, c`. */
@@ -61,6 +63,10 @@ export function addSourceOptions(command: Command): Command {
     .option(
       '--full',
       "with a database PATH or a repository: read every row or file, whatever the journal's cursor or last commit",
+    )
+    .option(
+      '--connection <name>',
+      'with a database PATH and --queue: the name workers hold it by (kis worker --connection NAME=ENV_VAR; default: the database name)',
     );
 }
 
@@ -75,5 +81,5 @@ A PATH git+file:///PATH#REF (or git+https://…, git+ssh://…; REF a branch, ta
 the files of that commit as a folder's, ids <repository name>/<path>, --link with {ref},
 {commit} and {path}; the next run reads only what changed since the commit the last run stored.
 Either is given alone. The mapping or the ref is checked before anything is sent; --full reads
-everything again. The password is never printed nor written to the journal.`,
+everything again. The password is never printed nor written to the journal or the queue.`,
 )}`;

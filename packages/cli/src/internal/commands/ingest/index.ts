@@ -127,10 +127,14 @@ export async function runIngest(
   if (options.queue !== undefined) {
     // queue mode's producer is loaded for --queue only
     if (located !== undefined) {
-      throw new UsageError('--queue: not with a database or a repository');
+      const { runQueuedSourceIngest } = await import('./queued-source.js');
+      return runQueuedSourceIngest(ctx, located, { ...options, source }, interrupts);
     }
     const { runQueuedIngest } = await import('./queued.js');
     return runQueuedIngest(ctx, paths, options, interrupts);
+  }
+  if (options.connection !== undefined) {
+    throw new UsageError('--connection: only with --queue (the name workers hold the database by)');
   }
   const { out, io } = ctx;
   const limits = runLimits(options);

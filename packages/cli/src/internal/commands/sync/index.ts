@@ -111,10 +111,13 @@ export async function runSync(
   // looked up
   const target = syncTarget(paths, flags);
   if (flags.queue !== undefined) {
-    if (target !== undefined) throw new UsageError('--queue: not with a database or a repository');
     // queue mode's producer is loaded for --queue only
+    if (target !== undefined) {
+      const { runQueuedSourceSync } = await import('./queued-source.js');
+      return runQueuedSourceSync(ctx, target, flags, interrupts);
+    }
     const { runQueuedSync } = await import('./queued.js');
-    return runQueuedSync(ctx, paths, withPair(flags), interrupts);
+    return runQueuedSync(ctx, paths, flags, interrupts);
   }
   if (target !== undefined) return runSourceSync(ctx, target, flags, interrupts);
   const options = withPair(flags);
