@@ -172,6 +172,33 @@ for (const profile of ['seed', 'deployed'] as const) {
       expect(JSON.stringify(second)).not.toContain(TOKEN);
     });
 
+    it('finds again an ingestion_api connector the file declares, which listings leave out', async () => {
+      const crm: DesiredState = {
+        connectors: [
+          {
+            name: 'CRM tickets',
+            source: 'ingestion_api',
+            config: {},
+            documents: {
+              // biome-ignore lint/suspicious/noTemplateCurlyInString: a reference, as the file has it
+              sql: { connection: '${CRM_URL}', table: 'tickets', id: 'id', text: 'body' },
+            },
+          },
+        ],
+      };
+      const first = await applyAll(crm);
+      expect(summary(first.changes)).toEqual([
+        'create connector CRM tickets',
+        'create pair CRM tickets',
+      ]);
+      const second = await planOf(kis, crm, { secrets: records });
+      expect(second.empty).toBe(true);
+      expect(summary(second.changes)).toEqual([
+        'unchanged connector CRM tickets',
+        'unchanged pair CRM tickets',
+      ]);
+    });
+
     it('sends a secret again when nothing records it, and says so without its value', async () => {
       await applyAll(desired());
       const plan = await planOf(kis, desired()); // no records given

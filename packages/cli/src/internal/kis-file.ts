@@ -1,8 +1,10 @@
 /**
- * Reading a `kis.yaml` (or `.json`) file for `kis apply`: YAML 1.2 with comments and anchors,
- * `${NAME}` references to environment variables in any string (`$${` for a literal `${`), and
- * `@path` references to files (relative to the file) in `credential_json` values (`@@` for a
- * literal `@`). Values read from references are secrets: the command never prints them.
+ * Reading a `kis.yaml` (or `.json`) file for `kis apply` and `kis sync --from`: YAML 1.2 with
+ * comments and anchors, `${NAME}` references to environment variables in any string (`$${` for a
+ * literal `${`), and `@path` references to files (relative to the file) in `credential_json`
+ * values (`@@` for a literal `@`). Values read from references are secrets: the command never
+ * prints them. A connector's `documents.sql.connection` is left as written: `@kis/node` resolves
+ * it when the source is opened, and refuses a file that holds the connection string itself.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -26,6 +28,9 @@ export interface KisFile {
   /** The references that could not be resolved (`${NAME}` unset, a file unreadable). */
   problems?: DesiredStateError | undefined;
 }
+
+/** Paths in an entry whose references are resolved by `@kis/node`, not here. */
+const LEFT_AS_WRITTEN = new Set(['documents.sql.connection']);
 
 /** Resolves references in place; collects the problems (every one) and the values read. */
 class References {
@@ -85,7 +90,9 @@ class References {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
         const inner = path === '' ? k : `${path}.${k}`;
-        out[k] = await this.walk(entry, inner, v, files || inner === 'credential_json');
+        out[k] = LEFT_AS_WRITTEN.has(inner)
+          ? v
+          : await this.walk(entry, inner, v, files || inner === 'credential_json');
       }
       return out;
     }

@@ -1,13 +1,14 @@
 /** What a run of `kis ingest` or `kis sync` opens before it starts: the client and the journal. */
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { IngestManyOptions, KisClient } from '@kis/client';
-import { fsReason, openJournal } from '@kis/node';
+import type { KisClient } from '@kis/client';
+import { type FileJournal, fsReason, openJournal } from '@kis/node';
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
 import type { JournalChoice } from './pair-journal.js';
 
-export type Journal = NonNullable<IngestManyOptions['journal']> & { close(): void };
+/** The run's journal: acknowledgements, and the cursor or commit of a database or repository. */
+export type Journal = FileJournal;
 
 /** The client: the configured one, or for a dry run (which sends nothing) one without a server. */
 export async function connect(

@@ -20,9 +20,13 @@ export class Secrets {
   }
 }
 
+/** `scheme://user:PASSWORD@host…`: the password of a URL anywhere in an argument. */
+const URL_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:([^/@\s]+)@/gi;
+
 /**
- * Collects the API key from the command line and the environment before parsing, so that even
- * commander's own error messages are redacted.
+ * Collects the API key from the command line and the environment before parsing, and the
+ * password of any URL on the command line (a database connection string, a git remote), so that
+ * even commander's own error messages are redacted.
  */
 export function collectSecrets(argv: readonly string[], env: Io['env']): Secrets {
   const secrets = new Secrets();
@@ -31,8 +35,20 @@ export function collectSecrets(argv: readonly string[], env: Io['env']): Secrets
     if (arg === '--api-key' || arg === '--admin-key') secrets.add(argv[i + 1]);
     else if (arg.startsWith('--api-key=')) secrets.add(arg.slice('--api-key='.length));
     else if (arg.startsWith('--admin-key=')) secrets.add(arg.slice('--admin-key='.length));
+    for (const [, password] of arg.matchAll(URL_PASSWORD)) addPassword(secrets, password);
   });
   return secrets;
+}
+
+/** A URL's password as written and decoded (either may be printed by what reads it). */
+export function addPassword(secrets: Secrets, password: string | undefined): void {
+  if (password === undefined || password === '') return;
+  secrets.add(password);
+  try {
+    secrets.add(decodeURIComponent(password));
+  } catch {
+    // not valid percent-encoding: hidden as written
+  }
 }
 
 /** A writable wrapper that redacts secrets from everything written through it. */

@@ -211,7 +211,11 @@ function connectorBody(
 }
 
 async function planConnectors(p: Planner, desired: readonly DesiredConnector[]): Promise<void> {
-  const server = byKey(p.server.connectors.filter((c) => !builtInConnector(c)));
+  // an ingestion_api connector the file names is the file's; the server's own are never matched
+  const named = new Set(desired.map(keyOf));
+  const server = byKey(
+    p.server.connectors.filter((c) => c.id !== 0 && (!builtInConnector(c) || named.has(keyOf(c)))),
+  );
   for (const d of desired) {
     const key = keyOf(d);
     const match = server.get(key)?.[0];
@@ -398,11 +402,19 @@ export async function plan(
   const issues = await desiredStateIssues(desired);
   if (issues.length > 0) throw stateError(issues);
   const request = options.signal ? { signal: options.signal } : {};
-  const [credentials, connectors, pairs] = await Promise.all([
+  const [credentials, listed, pairs] = await Promise.all([
     kis.credentials.list(request),
     kis.connectors.list(request),
     kis.pairs.list(request),
   ]);
+  // servers leave ingestion_api connectors out of their connector listing; the pair listing has
+  // those with a pair, which a file that declares one (a pair it feeds itself) must find again
+  const connectors = [
+    ...listed,
+    ...pairs
+      .map((s) => s.connector)
+      .filter((c) => c.source === DEFAULT_DOCUMENT_SOURCE && !listed.some((l) => l.id === c.id)),
+  ].filter((c, i, all) => all.findIndex((o) => o.id === c.id) === i);
   const records = options.secrets ?? memoryRecords();
   const salt = await records.salt();
   const p = new Planner({ credentials, connectors, pairs }, options.prune === true, records, salt);

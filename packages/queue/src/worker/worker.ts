@@ -169,6 +169,22 @@ export async function startWorker(options: StartWorkerOptions): Promise<QueueWor
     onDocument: options.onDocument,
   });
 
+  // declared before the worker runs: a job may stop it (stopWith → close) while it starts
+  const progress = (): WorkerProgress => {
+    const p = engine.progress();
+    return {
+      ...jobs.counts,
+      inFlight: p?.inFlight ?? 0,
+      overloadPauses: watch.tripped,
+      pausedSince: p?.pausedSince,
+    };
+  };
+
+  let closePromise: Promise<WorkerSummary> | undefined;
+  let resolveClosed!: (summary: WorkerSummary) => void;
+  const closed = new Promise<WorkerSummary>((done) => {
+    resolveClosed = done;
+  });
   worker = new Worker(settings.queue, jobs.process, {
     connection: conn.workerRedis,
     prefix: settings.prefix,
@@ -190,21 +206,6 @@ export async function startWorker(options: StartWorkerOptions): Promise<QueueWor
   });
   await worker.waitUntilReady();
 
-  const progress = (): WorkerProgress => {
-    const p = engine.progress();
-    return {
-      ...jobs.counts,
-      inFlight: p?.inFlight ?? 0,
-      overloadPauses: watch.tripped,
-      pausedSince: p?.pausedSince,
-    };
-  };
-
-  let closePromise: Promise<WorkerSummary> | undefined;
-  let resolveClosed!: (summary: WorkerSummary) => void;
-  const closed = new Promise<WorkerSummary>((done) => {
-    resolveClosed = done;
-  });
   function close(): Promise<WorkerSummary> {
     closePromise ??= (async () => {
       closing.abort();

@@ -80,9 +80,14 @@ export async function waitAndReport(
   ctx: Context,
   q: QueueModule,
   target: QueueTarget,
-  options: WaitOptions & { pairs: string },
+  options: WaitOptions & {
+    pairs: string;
+    /** Once the run ended, before its summary (a database's cursor recorded). */
+    onEnd?: ((end: FollowEnd) => Promise<void>) | undefined;
+  },
 ): Promise<ExitCodeValue> {
   const { end, failures } = await awaitRun(ctx, q, target, options);
+  await options.onEnd?.(end);
   printRunSummary(
     ctx.out,
     {

@@ -10,10 +10,10 @@ import type { CommandEnv } from '../../action.js';
 import { intArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
 import { checkSource } from '../../enums.js';
-import { ExitCode, type ExitCodeValue } from '../../errors.js';
+import { ExitCode, type ExitCodeValue, UsageError } from '../../errors.js';
 import { describeFailure } from '../../failure.js';
 import { EXAMPLES, wrap } from '../../help-text.js';
-import { inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
+import { readInputs, resolveBaseDir } from '../../inputs.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
 import type { Output } from '../../output.js';
 import { checkPair } from '../../pair-check.js';
@@ -21,13 +21,18 @@ import { journalFor } from '../../pair-journal.js';
 import { createProgress, type ProgressReporter } from '../../progress.js';
 import { addQueueOptions, type QueueFlags } from '../../queue-mode/options.js';
 import { addRunOptions, type RunFlags, runLimits } from '../../run-options.js';
-import { connect, type Journal, openRunJournal } from '../../run-setup.js';
+import { connect, openRunJournal } from '../../run-setup.js';
+import { locateSource, type SourceSpec } from '../../source-location.js';
+import { addSourceOptions, SOURCE_HELP, type SourceFlags } from '../../source-options.js';
 import { sendingPair } from './pair.js';
+import { fileReading, type Reading, sourceReading } from './reading.js';
 import { IngestReport, stopMessage } from './report.js';
 
 /** What `kis ingest` reads besides the shared run options. */
-export interface IngestOptions extends RunFlags, QueueFlags {
+export interface IngestOptions extends RunFlags, QueueFlags, SourceFlags {
   ccPair?: number;
+  /** `--namespace PREFIX`: put before every document id. */
+  namespace?: string;
   /** `--journal FILE`, or false for `--no-journal`. */
   journal?: string | false;
   dryRun?: boolean;
@@ -47,6 +52,8 @@ const HELP_AFTER =
     'kis ingest export.jsonl --cc-pair 2',
     'cat export.jsonl | kis ingest - --cc-pair 2',
     "kis ingest ./site --include '*.html' --exclude 'drafts/**' --source web --dry-run",
+    'kis ingest "$CRM_URL" --cc-pair 3 --table tickets --id id --title subject --text body,notes --updated-at updated_at',
+    'kis ingest git+file:///srv/handbook#main --cc-pair 4 --link "https://git.example.com/handbook/blob/{ref}/{path}"',
   ]) +
   `
 ${wrap(
@@ -70,17 +77,19 @@ server stops answering, the run pauses and resumes by itself, and stops (exit 3)
 run the same command again to resume. --dry-run needs no server: it prints each document's id,
 then counts by file kind and what it would ignore, by reason.`,
 )}
+
+${SOURCE_HELP}
 `;
 
 /** `kis ingest`: the shared run options, then its own. */
 export function ingestCommand({ act, interrupts, command }: CommandEnv): Command {
-  return addQueueOptions(addRunOptions(command('ingest')))
+  return addQueueOptions(addSourceOptions(addRunOptions(command('ingest'))))
     .description(
-      'push files, folders and JSONL exports into the index: text extracted, images uploaded, concurrent, resumable',
+      'push files, folders, JSONL exports, the rows of a database query or the files of a git repository into the index: concurrent, resumable',
     )
     .argument(
       '<paths...>',
-      'files, directories (walked recursively), .jsonl files of documents or ingestion requests, or - for JSONL on stdin',
+      'files, directories (walked recursively), .jsonl files of documents or ingestion requests, - for JSONL on stdin; or alone, a database (postgres://…, mysql://…) or a repository (git+file:///PATH#REF)',
     )
     .option(
       '--cc-pair <id>',
@@ -92,6 +101,7 @@ export function ingestCommand({ act, interrupts, command }: CommandEnv): Command
       "record acknowledged documents in FILE, skipped by a re-run (default: the pair's journal, shared with kis sync)",
     )
     .option('--no-journal', 'keep no journal: send every document, even one already acknowledged')
+    .option('--namespace <prefix>', 'put PREFIX before every document id (as kis sync --namespace)')
     .option(
       '--dry-run',
       "validate and extract everything, print each document's id and the counts by file kind and of what is ignored, by reason; send nothing (no server needed)",
@@ -111,35 +121,52 @@ export async function runIngest(
   options: IngestOptions,
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
+  const source = options.source === undefined ? undefined : checkSource('--source', options.source);
+  // a database or repository PATH is told apart before any path is looked up
+  const located = locateSource(paths, { ...options, source });
   if (options.queue !== undefined) {
     // queue mode's producer is loaded for --queue only
+    if (located !== undefined) {
+      const { runQueuedSourceIngest } = await import('./queued-source.js');
+      return runQueuedSourceIngest(ctx, located, { ...options, source }, interrupts);
+    }
     const { runQueuedIngest } = await import('./queued.js');
     return runQueuedIngest(ctx, paths, options, interrupts);
   }
+  if (options.connection !== undefined) {
+    throw new UsageError('--connection: only with --queue (the name workers hold the database by)');
+  }
   const { out, io } = ctx;
   const limits = runLimits(options);
-  const source = options.source === undefined ? undefined : checkSource('--source', options.source);
   const baseDir = await resolveBaseDir(io.cwd, options.baseDir);
-  const inputs = await readInputs(paths, io);
+  const inputs = located ? undefined : await readInputs(paths, io);
   const dryRun = options.dryRun === true;
   const { client, baseUrl } = await connect(ctx, dryRun);
   await checkPair(client, options.ccPair, baseUrl, 'ingest');
   let run: IngestRun | undefined;
   // the sources' walk reports ignored files to the report, which asks them about kinds
-  const report = new IngestReport(out, { dryRun, baseUrl, kindOf: (ref) => sources.kindOf(ref) });
-  const sources = inputSources(inputs, io.stdin, {
-    baseDir,
-    include: options.include,
-    exclude: options.exclude,
-    source,
-    describeUploadFailure: (error) => describeFailure(error, baseUrl).message,
-    onIgnored: (ref, reason) => {
-      report.ignore(ref, reason);
-      if (run) progress.update(report.progress(run.progress()));
-    },
-    // a file read with less than its kind asks (invalid MDX, read leniently): sent, and said
-    onWarning: (ref, message) => progress.log(`${out.err.yellow('warning:')} ${ref}: ${message}`),
-  });
+  const report = new IngestReport(out, { dryRun, baseUrl, kindOf: (ref) => reading.kindOf(ref) });
+  const onIgnored = (ref: string, reason: string) => {
+    report.ignore(ref, reason);
+    if (run) progress.update(report.progress(run.progress()));
+  };
+  // a file read with less than its kind asks (invalid MDX, read leniently), or a source's
+  // reason to read everything: sent, and said
+  const onWarning = (ref: string, message: string) =>
+    progress.log(`${out.err.yellow('warning:')} ${ref}: ${message}`);
+  // files are walked from here (two folders of the same name refused before anything is said)
+  const files = inputs
+    ? fileReading(inputs, io.stdin, {
+        baseDir,
+        include: options.include,
+        exclude: options.exclude,
+        source,
+        idPrefix: options.namespace,
+        describeUploadFailure: (error) => describeFailure(error, baseUrl).message,
+        onIgnored,
+        onWarning,
+      })
+    : undefined;
   const ccPair = dryRun ? options.ccPair : sendingPair(out, options.ccPair);
   const journal = dryRun
     ? undefined
@@ -149,14 +176,32 @@ export async function runIngest(
     enabled: !out.mode.quiet,
     paint: out.err,
   });
-  if (!inputs.stdin) {
-    sources.count().then(
-      (total) => progress.setTotal(total),
-      () => undefined,
-    );
+  let reading: Reading;
+  try {
+    // a database or repository keeps its cursor or commit in the journal: opened on it
+    reading =
+      files ??
+      (await sourceReading(out, located as SourceSpec, {
+        state: journal?.journal,
+        full: options.full === true,
+        namespace: options.namespace,
+        source,
+        include: options.include,
+        exclude: options.exclude,
+        onWarning,
+        onIgnored,
+      }));
+  } catch (error) {
+    progress.stop();
+    journal?.journal.close();
+    throw error;
   }
+  reading.count?.().then(
+    (total) => progress.setTotal(total),
+    () => undefined,
+  );
   const abort = new AbortController();
-  run = client.ingestMany(sources.items(), {
+  run = client.ingestMany(reading.items(), {
     ...limits,
     dryRun,
     signal: abort.signal,
@@ -164,13 +209,18 @@ export async function runIngest(
     ...(ccPair === undefined ? {} : { ccPairId: ccPair }),
     ...(journal ? { journal: journal.journal } : {}),
   });
-  const { summary, interrupted } = await followRun(run, {
-    report,
-    progress,
-    abort,
-    interrupts,
-    journal: journal?.journal,
-  });
+  const started = run;
+  let ended: { summary: IngestSummary; interrupted: boolean };
+  try {
+    ended = await reading.end(
+      () => followRun(started, { report, progress, abort, interrupts }),
+      dryRun,
+    );
+  } finally {
+    // after the source recorded its cursor or commit there, which needs it open
+    journal?.journal.close();
+  }
+  const { summary, interrupted } = ended;
   report.summary(summary, { interrupted, journalPath: journal?.path, ccPair });
   return exitCode(out, summary, {
     interrupted,
@@ -181,7 +231,7 @@ export async function runIngest(
 
 /**
  * Reports the results as they come until the run ends (Ctrl-C stops it, a second one aborts the
- * requests in flight), then closes the progress and the journal.
+ * requests in flight), then closes the progress.
  */
 async function followRun(
   run: IngestRun,
@@ -190,7 +240,6 @@ async function followRun(
     progress: ProgressReporter;
     abort: AbortController;
     interrupts: InterruptSource;
-    journal: Journal | undefined;
   },
 ): Promise<{ summary: IngestSummary; interrupted: boolean }> {
   const { report, progress } = on;
@@ -210,7 +259,6 @@ async function followRun(
   } finally {
     interruption.off();
     progress.stop();
-    on.journal?.close();
   }
   return { summary, interrupted: interruption.count() > 0 };
 }

@@ -29,6 +29,8 @@ export interface QueuedIngestOptions extends RunFlags, QueueFlags {
   ccPair?: number;
   /** `--journal FILE`, or false for `--no-journal`. */
   journal?: string | false;
+  /** `--namespace PREFIX`: put before every document id. */
+  namespace?: string;
 }
 
 export async function runQueuedIngest(
@@ -101,7 +103,7 @@ async function enqueueAndFollow(
     include: options.include,
     exclude: options.exclude,
     source,
-    idPrefix: undefined,
+    idPrefix: options.namespace,
     onIgnored: (ref, reason) => {
       ignored++;
       out.result({ ref, status: 'ignored', reason });
@@ -116,8 +118,10 @@ async function enqueueAndFollow(
       : undefined,
   });
   if (inputs.stdin) {
-    const documents = stdinDocuments(io.stdin, { source, idPrefix: undefined }, (ref, reason) =>
-      localFailures.push(printFailure(out, { ref, documentId: null, reason })),
+    const documents = stdinDocuments(
+      io.stdin,
+      { source, idPrefix: options.namespace },
+      (ref, reason) => localFailures.push(printFailure(out, { ref, documentId: null, reason })),
     );
     sources.push({ kind: 'documents', documents });
   }
@@ -126,7 +130,13 @@ async function enqueueAndFollow(
     q,
     target,
     sources,
-    { ...options, ccPairId: ccPair, source, acknowledgements: journal !== undefined },
+    {
+      ...options,
+      ccPairId: ccPair,
+      source,
+      idPrefix: options.namespace,
+      acknowledgements: journal !== undefined,
+    },
     interrupts,
   );
   printEnqueued(out, result, target, { ignored, skipped, localFailed: localFailures.length });

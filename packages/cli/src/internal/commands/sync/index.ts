@@ -13,15 +13,18 @@ import { type ExitCodeValue, UsageError } from '../../errors.js';
 import { describeFailure } from '../../failure.js';
 import { EXAMPLES, wrap } from '../../help-text.js';
 import { inputSources, readInputs, resolveBaseDir } from '../../inputs.js';
-import { type InterruptSource, onInterrupts } from '../../interrupts.js';
+import type { InterruptSource } from '../../interrupts.js';
 import { checkPair } from '../../pair-check.js';
 import { addQueueOptions } from '../../queue-mode/options.js';
 import { addRunOptions, runLimits } from '../../run-options.js';
-import { connect, type Journal } from '../../run-setup.js';
+import { connect } from '../../run-setup.js';
+import { addSourceOptions, SOURCE_HELP } from '../../source-options.js';
 import { openSyncJournal } from './journal.js';
-import { parseMaxDelete, planOptions, type SyncCommandOptions } from './options.js';
+import { parseMaxDelete, planOptions, type SyncFlags, withPair } from './options.js';
 import { ownership } from './ownership.js';
-import { type Pass, syncPass } from './pass.js';
+import type { Pass } from './pass.js';
+import { runPasses } from './passes.js';
+import { runSourceSync, syncTarget } from './source.js';
 
 const HELP_AFTER =
   EXAMPLES([
@@ -30,6 +33,9 @@ const HELP_AFTER =
     'kis sync ./docs --cc-pair 2 --prune',
     'kis sync ./docs --cc-pair 2 --prune --max-delete 10%',
     'kis sync export.jsonl --cc-pair 2 --namespace crm/ --prune',
+    'kis sync "$CRM_URL" --cc-pair 3 --table tickets --id id --text body --updated-at updated_at --namespace crm/ --prune',
+    'kis sync git+file:///srv/handbook#main --cc-pair 4 --prune',
+    'kis sync --from kis.yaml "CRM tickets" --prune',
   ]) +
   `
 ${wrap(
@@ -41,18 +47,30 @@ named docs, wherever the command runs, as for kis ingest; paths relative to --ba
 or under --namespace. A prune over --max-delete is refused (exit 2) unless --force. The journal
 is the pair's, shared with kis ingest --cc-pair: a sync after an ingest of the same files sends
 nothing. Exit 0 when the pair equals the paths, 1 when documents failed (listed), 3 when the
-server stopped the run.`,
+server stopped the run. A database or repository owns the ids under its prefix (a repository's
+<name>/, or --namespace); a database without --namespace owns every document of the pair. With
+--from FILE NAME, the connector NAME of FILE declares what to sync (documents: { sql } or
+{ git }, kis apply leaves them alone) into the pair kis apply made for it.`,
 )}
+
+${SOURCE_HELP}
 `;
 
 /** `kis sync`: the shared run options, then its own. */
 export function syncCommand({ act, interrupts, command }: CommandEnv): Command {
-  return addQueueOptions(addRunOptions(command('sync')))
+  return addQueueOptions(addSourceOptions(addRunOptions(command('sync'))))
     .description(
-      'make a cc pair equal to folders or a JSONL export: create, update, skip the unchanged, and (--prune) delete what is gone',
+      'make a cc pair equal to folders, a JSONL export, a database query or a git repository: create, update, skip the unchanged, and (--prune) delete what is gone',
     )
-    .argument('<paths...>', 'as for `kis ingest`: files, directories, .jsonl files, or - for stdin')
-    .requiredOption('--cc-pair <id>', 'the cc pair to keep equal to the paths', intArg(0))
+    .argument(
+      '<paths...>',
+      'as for `kis ingest`: files, directories, .jsonl files, - for stdin, a database or a repository; with --from, the name of a connector of the file',
+    )
+    .option(
+      '--cc-pair <id>',
+      'the cc pair to keep equal to the paths (required, but with --from)',
+      intArg(0),
+    )
     .option('--prune', 'delete the documents this sync owns that are gone from the paths')
     .option(
       '--max-delete <n|p%>',
@@ -69,14 +87,16 @@ export function syncCommand({ act, interrupts, command }: CommandEnv): Command {
     )
     .option('--dry-run', 'print the plan and send nothing')
     .option(
+      '--from <file>',
+      'sync the documents the connector NAME (the one PATH) declares in FILE (kis.yaml: documents: { sql } or { git }) into the pair kis apply made for it',
+    )
+    .option(
       '--watch',
       'after the first sync, sync again each time the paths change (Ctrl-C to stop)',
     )
     .addHelpText('after', HELP_AFTER)
     .action(
-      act((ctx, paths: string[], options: SyncCommandOptions) =>
-        runSync(ctx, paths, options, interrupts),
-      ),
+      act((ctx, paths: string[], options: SyncFlags) => runSync(ctx, paths, options, interrupts)),
     );
 }
 
@@ -84,14 +104,23 @@ export function syncCommand({ act, interrupts, command }: CommandEnv): Command {
 export async function runSync(
   ctx: Context,
   paths: string[],
-  options: SyncCommandOptions,
+  flags: SyncFlags,
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
-  if (options.queue !== undefined) {
+  // a database or repository PATH (or a connector of --from) is told apart before any path is
+  // looked up
+  const target = syncTarget(paths, flags);
+  if (flags.queue !== undefined) {
     // queue mode's producer is loaded for --queue only
+    if (target !== undefined) {
+      const { runQueuedSourceSync } = await import('./queued-source.js');
+      return runQueuedSourceSync(ctx, target, flags, interrupts);
+    }
     const { runQueuedSync } = await import('./queued.js');
-    return runQueuedSync(ctx, paths, options, interrupts);
+    return runQueuedSync(ctx, paths, flags, interrupts);
   }
+  if (target !== undefined) return runSourceSync(ctx, target, flags, interrupts);
+  const options = withPair(flags);
   const { out, io } = ctx;
   const limits = runLimits(options);
   const maxDelete = parseMaxDelete(options.maxDelete);
@@ -127,42 +156,4 @@ export async function runSync(
     abort: new AbortController(),
   };
   return runPasses(pass, [...inputs.walk, ...inputs.jsonl], interrupts, journal?.journal);
-}
-
-/**
- * The first pass, then with `--watch` one per change of `watched` until Ctrl-C (which lets the
- * requests in flight finish; a second one aborts them). Closes the journal at the end.
- */
-async function runPasses(
-  pass: Pass,
-  watched: string[],
-  interrupts: InterruptSource,
-  journal: Journal | undefined,
-): Promise<ExitCodeValue> {
-  const { out } = pass.ctx;
-  let stopWatching: (() => void) | undefined;
-  const interruption = onInterrupts(interrupts, {
-    first: () => {
-      if (pass.current) {
-        out.info(
-          'interrupted: finishing the requests in flight (press Ctrl-C again to abort them)',
-        );
-        pass.current.stop();
-      }
-      stopWatching?.();
-    },
-    again: () => pass.abort.abort(),
-  });
-  try {
-    // the file watcher (chokidar) is loaded for --watch only
-    const watching = pass.options.watch ? await import('./watch.js') : undefined;
-    const code = await syncPass(pass);
-    if (watching === undefined || interruption.count() > 0) return code;
-    return await watching.watchPaths(pass, watched, code, (stop) => {
-      stopWatching = stop;
-    });
-  } finally {
-    interruption.off();
-    journal?.close();
-  }
 }

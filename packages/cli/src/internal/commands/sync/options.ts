@@ -3,8 +3,9 @@ import type { SyncJournal, SyncOptions } from '@kis/node';
 import { UsageError } from '../../errors.js';
 import type { QueueFlags } from '../../queue-mode/options.js';
 import type { RunFlags } from '../../run-options.js';
+import type { SourceFlags } from '../../source-options.js';
 
-export interface SyncCommandOptions extends RunFlags, QueueFlags {
+export interface SyncCommandOptions extends RunFlags, QueueFlags, SourceFlags {
   ccPair: number;
   journal?: string;
   dryRun?: boolean;
@@ -15,6 +16,19 @@ export interface SyncCommandOptions extends RunFlags, QueueFlags {
   namespace?: string;
   /** Keep syncing as the paths change. */
   watch?: boolean;
+}
+
+/** The flags as given: `--cc-pair` may be left out with `--from FILE` (the file's pair). */
+export interface SyncFlags extends Omit<SyncCommandOptions, 'ccPair'> {
+  ccPair?: number;
+  /** `--from kis.yaml`: the one PATH is the name of a connector declaring documents. */
+  from?: string;
+}
+
+/** The options once the pair is known: `--cc-pair`, required without `--from`. */
+export function withPair(flags: SyncFlags, ccPair = flags.ccPair): SyncCommandOptions {
+  if (ccPair === undefined) throw new UsageError("required option '--cc-pair <id>' not specified");
+  return { ...flags, ccPair };
 }
 
 /** `--max-delete`: a count or a share. */

@@ -28,6 +28,8 @@ export interface Pass {
   /** The run in progress, for Ctrl-C. */
   current: SyncRun | undefined;
   abort: AbortController;
+  /** After a run (not a dry run): a database's or repository's cursor or commit recorded. */
+  finished?: ((summary: SyncSummary) => Promise<void>) | undefined;
 }
 
 /** One sync: the plan, then (unless a dry run) its run; the exit code of that pass. */
@@ -57,6 +59,7 @@ export async function syncPass(pass: Pass): Promise<ExitCodeValue> {
     const summary = await run.done();
     pass.current = undefined;
     progress.stop();
+    await pass.finished?.(summary);
     printSummary(out, summary, Date.now() - started, failures);
     if (summary.stopped === 'cancelled') return ExitCode.Interrupted;
     if (summary.stopped) {

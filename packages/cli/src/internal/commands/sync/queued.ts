@@ -38,7 +38,13 @@ import { pathSources, producerPaths } from '../../queue-mode/sources.js';
 import { type QueueTarget, queueTarget } from '../../queue-target.js';
 import { connect, type Journal } from '../../run-setup.js';
 import { openSyncJournal } from './journal.js';
-import { parseMaxDelete, planOptions, type SyncCommandOptions } from './options.js';
+import {
+  parseMaxDelete,
+  planOptions,
+  type SyncCommandOptions,
+  type SyncFlags,
+  withPair,
+} from './options.js';
 import { ownership } from './ownership.js';
 import { printPlanEnd } from './plan-report.js';
 import { resultLine } from './result-line.js';
@@ -92,9 +98,10 @@ function storedIdOf(item: SourceItem, ccPair: number): string | undefined {
 export async function runQueuedSync(
   ctx: Context,
   paths: string[],
-  options: SyncCommandOptions,
+  flags: SyncFlags,
   interrupts: InterruptSource,
 ): Promise<ExitCodeValue> {
+  const options = withPair(flags);
   const { out, io } = ctx;
   const q = await loadQueue('kis sync --queue');
   const target = queueTarget(ctx, options, { fromEnv: false });
@@ -290,7 +297,10 @@ async function carryOut(ctx: Context, c: Carry): Promise<ExitCodeValue> {
 }
 
 /** The plan's deletions (with --prune), each reported as a local sync reports it. */
-async function deleteGone(ctx: Context, c: Carry): Promise<{ deleted: number; failed: number }> {
+export async function deleteGone(
+  ctx: Context,
+  c: Pick<Carry, 'options' | 'plan' | 'session' | 'baseUrl'>,
+): Promise<{ deleted: number; failed: number }> {
   const counts = { deleted: 0, failed: 0 };
   if (!c.options.prune || c.plan.delete.length === 0 || c.plan.pruneBlocked) return counts;
   for await (const r of c.session.run({ send: false })) {
@@ -307,7 +317,8 @@ function reportDeletion(out: Output, r: SyncResult, baseUrl: string | undefined)
   out.result(line, out.mode.verbose || r.status !== 'deleted' ? text : undefined);
 }
 
-function printSyncSummary(
+/** The summary of a queued sync: what was enqueued (and with --wait, stored), deleted, failed. */
+export function printSyncSummary(
   out: Output,
   s: {
     runId: string | undefined;

@@ -26,6 +26,7 @@ import {
   queueTarget,
   shownQueueUrl,
 } from '../../queue-target.js';
+import { connectionArg, workerConnections } from './connections.js';
 
 export interface WorkerFlags extends QueueTargetFlags {
   root?: string;
@@ -38,6 +39,8 @@ export interface WorkerFlags extends QueueTargetFlags {
   name?: string;
   lockDuration?: number;
   stalledInterval?: number;
+  /** `--connection NAME=ENV_VAR`, repeated. */
+  connection?: string[];
 }
 
 /** How often a worker says how it is doing on stderr. */
@@ -49,6 +52,7 @@ const HELP_AFTER =
     'kis worker --root /mnt/corpus',
     'kis worker --root /mnt/corpus --concurrency 16 --max-in-flight 64 --rate 50/s',
     'kis --json worker --queue redis://127.0.0.1:6379/0 --root .',
+    'CRM_URL=postgres://kis:…@db:5432/crm kis worker --connection crm=CRM_URL',
   ]) +
   `
 ${wrap(
@@ -59,7 +63,10 @@ and --rate are the queue's: they hold across all workers, whichever set them las
 pauses the worker (no job fails); a key the server refuses stops it (exit 3) and returns its
 jobs. Ctrl-C or SIGTERM: requests on the wire finish and are recorded, the jobs go back to the
 queue for other workers, exit 0; a worker killed outright loses nothing either: its jobs return
-after --lock-duration plus --stalled-interval.`,
+after --lock-duration plus --stalled-interval. Jobs of a database (kis ingest|sync postgres://…
+--queue) name it, not its connection string: --connection NAME=ENV_VAR gives this worker the
+database of that name, the connection string read from ENV_VAR here. A worker without the name
+a job gives returns the job and stops (exit 2); a repository is read under --root.`,
 )}
 `;
 
@@ -110,6 +117,11 @@ export function workerCommand({ act, interrupts, command }: CommandEnv): Command
       'how often workers look for jobs whose lock expired (default 30s)',
       durationArg,
     )
+    .option(
+      '--connection <name=env_var>',
+      'a database SQL jobs name, its connection string read from the environment variable ENV_VAR (repeatable)',
+      connectionArg,
+    )
     .addHelpText('after', HELP_AFTER)
     .action(act((ctx, options: WorkerFlags) => runWorker(ctx, options, interrupts)));
 }
@@ -129,6 +141,7 @@ export async function runWorker(
   const target = queueTarget(ctx, options, { fromEnv: true });
   const connection = await ctx.connection();
   const root = await resolveRoot(io.cwd, options.root);
+  const connections = workerConnections(options.connection, io.env, ctx.secrets);
   // proves Redis answers before anything waits on it, and sets the queue's limits
   const limits = await queueCall(() => q.setQueueLimits({ ...target, ...queueLimits(options) }));
   const name = workerName(options);
@@ -137,6 +150,7 @@ export async function runWorker(
       ...target,
       kis: ctx.clientOptions(connection),
       root,
+      ...(connections === undefined ? {} : { connections }),
       name,
       concurrency: options.concurrency,
       adaptive: options.fixedConcurrency !== true,
@@ -163,6 +177,7 @@ export async function runWorker(
         name: worker.name,
         queue: target.queue ?? 'kis-ingest',
         root,
+        connections: Object.keys(connections ?? {}),
         concurrency: options.concurrency,
         max_in_flight: limits.maxInFlight,
         rate_per_sec: limits.ratePerSec,
@@ -171,6 +186,9 @@ export async function runWorker(
     [
       `kis worker ${worker.name} taking jobs from queue ${target.queue ?? 'kis-ingest'} at ${shownQueueUrl(target.connection)}`,
       `  root: ${root}; concurrency ${options.concurrency}; queue limits: ${shownLimits}`,
+      ...(connections === undefined
+        ? []
+        : [`  databases: ${Object.keys(connections).join(', ')} (--connection)`]),
       'Press Ctrl-C to stop (requests on the wire finish; the jobs go back to the queue).',
     ],
   );
@@ -234,8 +252,14 @@ async function untilStopped(
     if (first !== 'signal') {
       printSummary(ctx, worker.name, first);
       const stop = first.stopped;
-      if (stop?.reason === 'root') {
-        out.error(`worker ${worker.name} stopped: ${oneLine(stop.message)}`);
+      // the worker lacks what a job needs (its files, its database): its flags are at fault
+      if (stop?.reason === 'root' || stop?.reason === 'connection') {
+        // the library's advice, in this command's flags
+        const message = oneLine(stop.message).replace(
+          /start it with connections: \{ (\S+): <connection string> \}/,
+          'start it with --connection $1=ENV_VAR (ENV_VAR holding its connection string)',
+        );
+        out.error(`worker ${worker.name} stopped: ${message}`);
         return ExitCode.Usage;
       }
       if (stop) {
