@@ -52,10 +52,11 @@ describe('each package installed alone from its tarball', () => {
     }
   });
 
-  it('@kis/client: at most 8 packages and 4 MB on disk', () => {
+  // 4.5 MB: 3.77 MB before the search, document-set, user-group and refusal rules (2026-11-29)
+  it('@kis/client: at most 8 packages and 4.5 MB on disk', () => {
     const client = installed('@kis/client');
     expect(client.tree.packages.length, summary(client)).toBeLessThanOrEqual(8);
-    expect(client.tree.diskBytes, summary(client)).toBeLessThanOrEqual(4 * MB);
+    expect(client.tree.diskBytes, summary(client)).toBeLessThanOrEqual(4.5 * MB);
   });
 
   it('@kis/cli installs with --ignore-scripts and nothing in its tree builds native code', () => {
