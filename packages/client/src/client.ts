@@ -13,10 +13,12 @@ import { type CallContext, createUnwrap } from './internal/call.js';
 import { fetchSender } from './internal/fetch-sender.js';
 import type { Sender } from './internal/http.js';
 import { ingestDocument } from './internal/ingest-document.js';
+import { ingestionOutcome } from './internal/ingestion-outcome.js';
 import { onFirstUse } from './internal/on-first-use.js';
 import { fail, validateOptions } from './internal/options.js';
 import { OutgoingRequest } from './internal/outgoing-request.js';
 import { createRedactor } from './internal/redact.js';
+import { releaseMemory } from './internal/release.js';
 import { connectorsResource } from './internal/resources/connectors.js';
 import { credentialsResource } from './internal/resources/credentials.js';
 import { documentsResource } from './internal/resources/documents.js';
@@ -33,6 +35,9 @@ import type { KisClient, KisClientOptions } from './kis-client.js';
 import { LevelLogger, logLevelFromEnv } from './logging.js';
 import type { RequestOptions } from './request-options.js';
 import type { paths } from './types.js';
+
+/** The most the server's release is waited for (it says how to read `already_existed`). */
+const RELEASE_TIMEOUT_MS = 15_000;
 
 /** The verification and scoping resources, a chunk of their own. */
 const scoping = () => import('./internal/resources/scoping.js');
@@ -97,6 +102,10 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
   const callSend = options.fetch === undefined ? callSender?.(options) : undefined;
   const transport = callSend === undefined ? runTransport : transportOn(callSend);
   const api: Client<paths> = apiOn(baseUrl, transport);
+  // bounded: a run's first result waits for it, and a server without the route answers at once
+  const release = releaseMemory(() =>
+    serverVersion(ctx, { timeoutMs: Math.min(timeoutMs, RELEASE_TIMEOUT_MS), maxRetries: 1 }),
+  );
   const ctx: CallContext = {
     baseUrl,
     api,
@@ -104,6 +113,7 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
     unwrap: createUnwrap(baseUrl, redactor, log),
     transport,
     routes: {},
+    release,
     log,
     redactor,
   };
@@ -127,6 +137,7 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
     log,
     timeoutMs,
     sha256,
+    release,
     ingest: (body, control) => ingest(runCtx, body, control),
     uploadImage: async (file, opts) => (await runFiles.uploadImage(file, opts)).fileId,
   };
@@ -168,6 +179,7 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
     identity,
     apiKeys: apiKeysResource(ctx),
     version: (opts) => serverVersion(ctx, opts),
+    ingestionOutcome: async (answer) => ingestionOutcome(answer.already_existed, await release()),
     // loaded on first use: a diagnosis, with the rule book's access tables, that most apps never run
     doctor: async (opts) =>
       (await import('./internal/doctor.js')).runDoctor(

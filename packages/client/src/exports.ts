@@ -80,6 +80,7 @@ export type {
   GroupDocumentSetChange,
   IngestDocumentOptions,
   IngestDocumentResult,
+  IngestionOutcome,
   KisClient,
   KisClientOptions,
   PageOptions,

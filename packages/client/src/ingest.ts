@@ -19,6 +19,7 @@
  */
 
 import type { KisError } from './errors.js';
+import type { ReleaseOf } from './internal/release.js';
 import type { IngestJournal, Sha256 } from './journal.js';
 import type { LevelLogger } from './logging.js';
 import type { CallControl } from './request-options.js';
@@ -264,6 +265,8 @@ export interface IngestEngine {
   timeoutMs: number;
   /** The SHA-256 a journal's content hashes are computed with (`contentHash`). */
   sha256: Sha256;
+  /** The server's release (asked once per client): how to read `already_existed`. */
+  release: ReleaseOf;
   /** One attempt (the engine retries): the transport is told `maxRetries: 0`. */
   ingest(body: IngestionRequestInput, control: CallControl): Promise<IngestionResult>;
   /** Uploads one image for `IngestTools.imageFileId`; resolves with its file id. */

@@ -6,6 +6,7 @@ import type { Client } from 'openapi-fetch';
 import type { DoctorOptions, DoctorReport } from './doctor.js';
 import type { IngestInput, IngestManyOptions, IngestRun } from './ingest.js';
 import type { BackoffOptions } from './internal/backoff.js';
+import type { IngestionOutcome } from './internal/ingestion-outcome.js';
 import type { Logger, LogLevel } from './logging.js';
 import type { ErrorListOptions, PageOptions, RunOptions } from './pair-options.js';
 import type { RequestOptions } from './request-options.js';
@@ -68,6 +69,7 @@ export type {
   DocumentSetListOptions,
   ErrorListOptions,
   GroupDocumentSetChange,
+  IngestionOutcome,
   PageOptions,
   RunOptions,
   SyncWaitOptions,
@@ -168,7 +170,11 @@ export interface IngestDocumentOptions extends RequestOptions {
 export interface IngestDocumentResult {
   /** Id the document is stored under. */
   documentId: string;
-  /** True when an existing document was updated. */
+  /**
+   * True when the index held a document of that id before the call: the answer's
+   * `already_existed` read as the server's release means it (`ingestionOutcome`). Never proof
+   * that the document is indexed.
+   */
   alreadyExisted: boolean;
 }
 
@@ -498,6 +504,13 @@ export interface KisClient {
   };
   /** GET /version: the server's release, or null when it has no such route (seed servers). */
   version(options?: RequestOptions): Promise<ServerVersion | null>;
+  /**
+   * What an ingestion answer's `already_existed` says, read as the server's release means it
+   * (inverted from v0.20.0 until v3.3.0; the release is asked once per client): `created` when
+   * the index had no document of that id, else `updated`. Never proof that the document is
+   * indexed: a failed index write answers as an existing one (`documents.sizeInfo` tells).
+   */
+  ingestionOutcome(answer: Pick<IngestionResult, 'already_existed'>): Promise<IngestionOutcome>;
   /**
    * Checks the server, the base URL and the key with requests that change nothing: it answers,
    * the base URL includes /api, the key is accepted and can manage connectors, who the key is

@@ -3,6 +3,7 @@ import type { IngestEngine } from '../ingest.js';
 import type { IngestDocumentOptions, IngestDocumentResult } from '../kis-client.js';
 import type { IngestionDocumentInput } from '../types.js';
 import { prepareIngestion } from './bulk/prepare.js';
+import { ingestionOutcome } from './ingestion-outcome.js';
 
 /** Validate, fix the id, send one document (see `KisClient.ingestDocument`). */
 export async function ingestDocument(
@@ -24,8 +25,9 @@ export async function ingestDocument(
     log: engine.log,
   });
   const answer = await engine.ingest(body, { ...request });
+  const version = await engine.release().catch(() => undefined);
   return {
     documentId: answer.document_id || documentId,
-    alreadyExisted: answer.already_existed,
+    alreadyExisted: ingestionOutcome(answer.already_existed, version) === 'updated',
   };
 }

@@ -26,6 +26,7 @@ import type {
 } from '../../types.js';
 import { abortRegistry } from '../abort.js';
 import { sleep } from '../backoff.js';
+import { type IngestionOutcome, ingestionOutcome } from '../ingestion-outcome.js';
 import { recordedFingerprint, skippedByFingerprint } from './fingerprint-skip.js';
 import { Hedger, ownRegistry } from './hedge.js';
 import { ConcurrencyLimiter } from './limiter.js';
@@ -91,6 +92,8 @@ export class BulkRun implements IngestRun {
   private readonly uploads: RunUploads;
   /** The journal's fingerprint check (undefined: no journal, or one that keeps none). */
   private readonly fingerprints: FingerprintMatcher | undefined;
+  /** The server's release, asked with the run's first send (`already_existed` depends on it). */
+  private release: Promise<string | undefined> | undefined;
   /** `options.onAttempt`, its throws logged rather than taken for the request's failure. */
   private readonly reportAttempt: ((attempt: IngestAttempt) => void) | undefined;
 
@@ -504,7 +507,7 @@ export class BulkRun implements IngestRun {
     if (sent.error) {
       return { ...result, status: sent.aborted ? 'aborted' : 'failed', error: sent.error };
     }
-    const status = sent.alreadyExisted ? 'updated' : 'created';
+    const status = await this.outcome(sent.alreadyExisted === true);
     if (journal && hash !== undefined) {
       // the acknowledgement is durable before the document counts as done
       try {
@@ -525,6 +528,26 @@ export class BulkRun implements IngestRun {
       }
     }
     return { ...result, status };
+  }
+
+  /**
+   * `created` or `updated` from `already_existed`, read as the server's release means it; a
+   * release that cannot be read counts as the newest (said once).
+   */
+  private async outcome(alreadyExisted: boolean): Promise<IngestionOutcome> {
+    this.release ??= this.askRelease();
+    return ingestionOutcome(alreadyExisted, await this.release);
+  }
+
+  private askRelease(): Promise<string | undefined> {
+    return this.engine.release().catch((err: unknown) => {
+      const why = errorOf(err).message;
+      this.engine.log.log(
+        'warn',
+        `ingestMany: the server's release could not be read (${why}); already_existed is read as current releases mean it`,
+      );
+      return undefined;
+    });
   }
 
   /** The item's document, built by its loader when it has one. */
@@ -581,6 +604,7 @@ export class BulkRun implements IngestRun {
       }
       attempts++;
       this.onWire++;
+      this.release ??= this.askRelease(); // answered while the document is on the wire
       const sentAt = performance.now();
       let outcome: ReturnType<typeof classify>;
       try {
