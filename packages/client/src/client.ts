@@ -14,6 +14,7 @@ import { fetchSender } from './internal/fetch-sender.js';
 import type { Sender } from './internal/http.js';
 import { ingestDocument } from './internal/ingest-document.js';
 import { ingestionOutcome } from './internal/ingestion-outcome.js';
+import { ingestionPairSetup } from './internal/ingestion-pair.js';
 import { onFirstUse } from './internal/on-first-use.js';
 import { fail, validateOptions } from './internal/options.js';
 import { OutgoingRequest } from './internal/outgoing-request.js';
@@ -189,6 +190,8 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
       ),
     setupConnector: (input, opts) =>
       setupConnector({ connectors, credentials, log, redactor }, input, opts),
+    setupIngestionPair: async (input, opts) =>
+      setupConnector({ connectors, credentials, log, redactor }, ingestionPairSetup(input), opts),
     ingestDocument: (document, opts) => ingestDocument(engine, document, opts),
     ingestMany: (source, opts) => startIngestRun(engine, source, opts),
   };

@@ -81,6 +81,7 @@ export type {
   IngestDocumentOptions,
   IngestDocumentResult,
   IngestionOutcome,
+  IngestionPairInput,
   KisClient,
   KisClientOptions,
   PageOptions,
@@ -93,6 +94,7 @@ export type {
   UserGroupListOptions,
 } from './kis-client.js';
 export type { Logger, LogLevel } from './logging.js';
+export type { PrunePreview } from './prune-preview.js';
 export type { RequestOptions, RetryEvent } from './request-options.js';
 export type * from './types.js';
 export type { UploadFile } from './upload-file.js';

@@ -9,6 +9,7 @@ import type { BackoffOptions } from './internal/backoff.js';
 import type { IngestionOutcome } from './internal/ingestion-outcome.js';
 import type { Logger, LogLevel } from './logging.js';
 import type { ErrorListOptions, PageOptions, RunOptions } from './pair-options.js';
+import type { PrunePreview } from './prune-preview.js';
 import type { RequestOptions } from './request-options.js';
 import type {
   AdminSearchOptions,
@@ -19,6 +20,7 @@ import type {
   UserGroupListOptions,
 } from './search-options.js';
 import type {
+  AccessType,
   AllSearchSettings,
   ApiKey,
   ApiKeyCreateRequest,
@@ -138,6 +140,18 @@ export interface SetupConnectorInput<S extends KnownOrNewSource = KnownOrNewSour
   association?: Partial<ConnectorCredentialPairMetadata> | undefined;
 }
 
+/** A pair to push into (`setupIngestionPair`). */
+export interface IngestionPairInput {
+  /** The connector's name, and the pair's. */
+  name: string;
+  /** The pair's access type (default `public`). */
+  access_type?: AccessType | undefined;
+  /** User groups of a private pair. */
+  groups?: number[] | undefined;
+  /** Overrides for the association body. */
+  association?: Partial<ConnectorCredentialPairMetadata> | undefined;
+}
+
 export interface SetupConnectorResult {
   connectorId: number;
   credentialId: number;
@@ -229,7 +243,9 @@ export interface KisClient {
     get(connectorId: number, options?: RequestOptions): Promise<Connector>;
     /**
      * PATCH /manage/admin/connector/{connectorId}: a full replace with the create body (a left-out
-     * `refresh_freq` becomes null).
+     * `refresh_freq` becomes null). `prune_freq` is always sent: left out, the connector's is read
+     * and kept; null (never) is sent as 0, which servers keep as never, where they would store
+     * 604800 (one week) for a null and so start pruning the pair on their own.
      */
     update<S extends KnownOrNewSource>(
       connectorId: number,
@@ -296,8 +312,18 @@ export interface KisClient {
     attempts(ccPairId: number, options?: PageOptions): AsyncIterable<IndexAttempt>;
     /** GET …/errors: the pair's indexing errors, newest first, read a page at a time. */
     errors(ccPairId: number, options?: ErrorListOptions): AsyncIterable<IndexingError>;
-    /** POST …/prune: the server removes documents no longer in the source (in the background). */
+    /**
+     * POST …/prune: the server removes documents no longer in the source (in the background).
+     * Every document the connector does not list goes, pushed ones included: a file connector
+     * with no files lists none (`prunePreview` tells what a prune would remove).
+     */
     prune(ccPairId: number, options?: RequestOptions): Promise<StatusResponse>;
+    /**
+     * What a prune of the pair would remove, changing nothing: the pair's documents against what
+     * its connector lists (a file connector: its `file_locations`), and when the server prunes
+     * it on its own.
+     */
+    prunePreview(ccPairId: number, options?: RequestOptions): Promise<PrunePreview>;
     /** GET …/last_pruned: when a prune of the pair last finished, or null. */
     lastPruned(ccPairId: number, options?: RequestOptions): Promise<string | null>;
     /** POST /manage/admin/connector/indexing-status: pairs by source, with their indexing state. */
@@ -525,6 +551,16 @@ export interface KisClient {
    */
   setupConnector<S extends KnownOrNewSource>(
     input: SetupConnectorInput<S>,
+    options?: RequestOptions,
+  ): Promise<SetupConnectorResult>;
+  /**
+   * A pair to push documents into that the server never indexes nor prunes on its own: a
+   * connector of source `ingestion_api` with no refresh and no prune, and the default empty
+   * credential (`setupConnector` underneath). Prefer it to a `file` connector with no files,
+   * whose prune deletes every document pushed into its pair.
+   */
+  setupIngestionPair(
+    input: IngestionPairInput,
     options?: RequestOptions,
   ): Promise<SetupConnectorResult>;
   /** Validate, fix the id, send one document. */

@@ -130,6 +130,15 @@ export function memoryJournal() {
   return { journal, acked, uploads };
 }
 
+/** Polls `probe` until it holds (an emulator's background work runs on its own timer). */
+export async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** A document with an id, a text and metadata. */
 export const textDocument = (id: string, text = 'x', metadata: Record<string, string> = {}) => ({
   id,
