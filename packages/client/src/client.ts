@@ -142,22 +142,24 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
     ingest: (body, control) => ingest(runCtx, body, control),
     uploadImage: async (file, opts) => (await runFiles.uploadImage(file, opts)).fileId,
   };
+  const pairs = pairsResource(ctx);
+  const searchSettings = onFirstUse(
+    async () => (await scoping()).searchSettingsResource(ctx),
+    ['secondary', 'switchInProgress', 'all', 'reindexProgress', 'reindexErrors'],
+  );
   return {
     baseUrl,
     api,
     apiWith: (opts) => apiOn(baseUrl, transport, opts),
     connectors,
     credentials,
-    pairs: pairsResource(ctx),
+    pairs,
     files,
     ingestion,
     documents: documentsResource(ctx),
     // verification and scoping: loaded on first use, like the doctor (most apps only ingest)
     search: onFirstUse(async () => (await scoping()).searchResource(ctx), ['admin']),
-    searchSettings: onFirstUse(
-      async () => (await scoping()).searchSettingsResource(ctx),
-      ['secondary', 'all', 'reindexProgress', 'reindexErrors'],
-    ),
+    searchSettings,
     documentSets: onFirstUse(
       async () => (await scoping()).documentSetsResource(ctx),
       ['list', 'create', 'update', 'delete', 'waitUntilSynced', 'waitUntilGone'],
@@ -185,7 +187,7 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
     doctor: async (opts) =>
       (await import('./internal/doctor.js')).runDoctor(
         ctx,
-        { credentials, ingestion, identity },
+        { credentials, ingestion, identity, pairs, searchSettings },
         opts,
       ),
     setupConnector: (input, opts) =>

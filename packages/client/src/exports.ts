@@ -94,6 +94,7 @@ export type {
   UserGroupListOptions,
 } from './kis-client.js';
 export type { Logger, LogLevel } from './logging.js';
+export type { ModelSwitchNotice } from './model-switch.js';
 export type { PrunePreview } from './prune-preview.js';
 export type { RequestOptions, RetryEvent } from './request-options.js';
 export type * from './types.js';

@@ -8,6 +8,7 @@ import type { IngestInput, IngestManyOptions, IngestRun } from './ingest.js';
 import type { BackoffOptions } from './internal/backoff.js';
 import type { IngestionOutcome } from './internal/ingestion-outcome.js';
 import type { Logger, LogLevel } from './logging.js';
+import type { ModelSwitchNotice } from './model-switch.js';
 import type { ErrorListOptions, PageOptions, RunOptions } from './pair-options.js';
 import type { PrunePreview } from './prune-preview.js';
 import type { RequestOptions } from './request-options.js';
@@ -369,6 +370,12 @@ export interface KisClient {
   readonly searchSettings: {
     /** GET …/get-secondary-search-settings: the switch in progress, or null. */
     secondary(options?: RequestOptions): Promise<SearchSettings | null>;
+    /**
+     * The switch in progress (null when none) and what it means for pushed documents on this
+     * server: copied into the new index (port flow, since v4.4.0), or there only when pushed again
+     * during the switch (legacy flow), by its settings and the server's release.
+     */
+    switchInProgress(options?: RequestOptions): Promise<ModelSwitchNotice | null>;
     /** GET …/get-all-search-settings: the current settings and the switch's. */
     all(options?: RequestOptions): Promise<AllSearchSettings>;
     /** GET …/reindex-progress: the switch's ports (all 0 without one; since v4.5.0). */

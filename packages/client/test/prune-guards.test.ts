@@ -7,7 +7,7 @@
 import { type Emulator, startEmulator } from '@kis/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKisClient, type KisClient } from '../src/index.js';
-import { API_KEY, BASE, client, textDocument as doc, json, mockFetch } from './helpers.js';
+import { API_KEY, BASE, client, textDocument as doc, json, mockFetch, until } from './helpers.js';
 
 const connector = (over: object = {}) => ({
   id: 7,
@@ -161,5 +161,47 @@ describe.each(['seed', 'deployed'] as const)('against the emulator (%s profile)'
       body: { ...body, prune_freq: null },
     });
     expect(raw.data?.prune_freq).toBe(604800);
+  });
+
+  it('doctor: a file pair a prune would empty is a warning, and a failure once the server prunes it on its own', async () => {
+    const report = await kis.doctor();
+    const files = report.checks.find(
+      (c) => c.name === 'prune risk' && c.detail.includes(`"Files ${profile}"`),
+    );
+    expect(files).toMatchObject({ ok: true, warning: true });
+    expect(files?.detail).toMatch(
+      /^pair \d+ "Files \w+" \(a file connector, connector \d+\): a prune deletes 3 of its 3 document\(s\), those its connector does not list$/,
+    );
+    expect(files?.fix).toBe(
+      'push into a pair of an ingestion_api connector, which no prune empties, and do not prune this one',
+    );
+    expect(report.summary.warnings).toBeGreaterThanOrEqual(1);
+    expect(report.summary.ok).toBe(true);
+    const pair = report.pruneRisks?.find((p) => p.pairName === `Files ${profile}`);
+    const id = pair?.connector.id as number;
+    // a pair is pruned on its own only once it indexed (an empty file connector succeeds)
+    await until('the file pair to index', async () => {
+      return (await kis.pairs.get(pair?.ccPairId as number)).last_indexed != null;
+    });
+    // armed the way other tools arm it: an update sending a null prune_freq
+    await kis.api.PATCH('/manage/admin/connector/{connector_id}', {
+      params: { path: { connector_id: id } },
+      body: {
+        name: `Files ${profile}`,
+        source: 'file',
+        input_type: 'load_state',
+        access_type: 'public',
+        connector_specific_config: { file_locations: [] },
+        prune_freq: null,
+      },
+    });
+    const armed = (await kis.doctor()).checks.find((c) => c.detail.includes(`"Files ${profile}"`));
+    expect(armed?.ok).toBe(false);
+    expect(armed?.detail).toMatch(
+      /the server prunes it on its own \(prune_freq 604800 s\), next at \S+Z$/,
+    );
+    expect(armed?.fix).toBe(
+      "set the connector's prune_freq to 0 (never), then push into a pair of an ingestion_api connector, which no prune empties",
+    );
   });
 });
