@@ -65,6 +65,7 @@ export {
   fingerprintMatcher,
   type IngestJournal,
   type JournalEntry,
+  type JournalStamp,
   pairFingerprint,
   type Sha256,
   sha256Hex,

@@ -126,6 +126,11 @@ export function memoryJournal() {
     uploadOf: (sha256) => uploads.get(sha256),
     recordUpload: (entry) => void uploads.set(entry.sha256, entry.fileId),
     fingerprintOf: (id) => acked.get(id)?.fingerprint,
+    stampOf: (id, hash) => {
+      const entry = acked.get(id);
+      if (entry?.updatedAt === undefined) return undefined;
+      return { updatedAt: entry.updatedAt, sameContent: entry.hash === hash };
+    },
   };
   return { journal, acked, uploads };
 }

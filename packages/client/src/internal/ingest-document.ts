@@ -3,6 +3,7 @@ import type { IngestEngine } from '../ingest.js';
 import type { IngestDocumentOptions, IngestDocumentResult } from '../kis-client.js';
 import type { IngestionDocumentInput } from '../types.js';
 import { prepareIngestion } from './bulk/prepare.js';
+import { hasUpdatedAt, updatedAtFor, withUpdatedAt } from './bulk/updated-at.js';
 import { ingestionOutcome } from './ingestion-outcome.js';
 
 /** Validate, fix the id, send one document (see `KisClient.ingestDocument`). */
@@ -24,7 +25,11 @@ export async function ingestDocument(
   const { body, documentId } = prepareIngestion(document, ccPairId, validate !== false, {
     log: engine.log,
   });
-  const answer = await engine.ingest(body, { ...request });
+  // no journal here: a document without a time is stamped with the time of the send
+  const sending = hasUpdatedAt(body)
+    ? body
+    : withUpdatedAt(body, updatedAtFor(undefined, new Date()));
+  const answer = await engine.ingest(sending, { ...request });
   const version = await engine.release().catch(() => undefined);
   return {
     documentId: answer.document_id || documentId,

@@ -38,6 +38,7 @@ import { reportFailure } from './report-attempt.js';
 import { BULK_DEFAULTS, classify, retryDelayMs } from './retry-policy.js';
 import { Slots } from './slots.js';
 import { isItem, puller } from './source.js';
+import { hasUpdatedAt, updatedAtFor, withUpdatedAt } from './updated-at.js';
 import { RunUploads } from './uploads.js';
 
 /** The error of documents not stored because the run stopped by itself (`summary.stopped`). */
@@ -502,7 +503,11 @@ export class BulkRun implements IngestRun {
       }
     }
     if (this.options.dryRun) return { ...base, documentId, status: 'valid', attempts: 0 };
-    const sent = await this.send(prepared, slot);
+    // a document without a time gets one before its first attempt: retries send the same
+    const updatedAt = hasUpdatedAt(body) ? undefined : await this.stamp(documentId, hash);
+    const sending =
+      updatedAt === undefined ? prepared : { body: withUpdatedAt(body, updatedAt), documentId };
+    const sent = await this.send(sending, slot);
     const result = { ...base, documentId: sent.documentId ?? documentId, attempts: sent.attempts };
     if (sent.error) {
       return { ...result, status: sent.aborted ? 'aborted' : 'failed', error: sent.error };
@@ -518,6 +523,7 @@ export class BulkRun implements IngestRun {
           ccPairId,
           at: new Date().toISOString(),
           ...(fingerprint === undefined ? {} : { fingerprint }),
+          ...(updatedAt === undefined ? {} : { updatedAt }),
         });
       } catch (err) {
         const error = new KisError(
@@ -528,6 +534,16 @@ export class BulkRun implements IngestRun {
       }
     }
     return { ...result, status };
+  }
+
+  /** The `doc_updated_at` of a document sent without one, from the journal's last (updated-at.ts). */
+  private async stamp(documentId: string, hash: string | undefined): Promise<string> {
+    const stampOf = this.options.journal?.stampOf;
+    const last =
+      stampOf === undefined || hash === undefined
+        ? undefined
+        : await stampOf.call(this.options.journal, documentId, hash);
+    return updatedAtFor(last, new Date());
   }
 
   /**
