@@ -10,6 +10,7 @@ import { failing, type ItemOptions, type SourceItem } from '../items.js';
 import type { RunOutcome, SourceStateStore } from '../source-state.js';
 import { createFilter } from '../walk.js';
 import { BlobReader } from './blobs.js';
+import { CommitTimes } from './commit-times.js';
 import { type TreeChanges, treeChanges } from './diff.js';
 import { GitSourceError } from './errors.js';
 import {
@@ -106,6 +107,8 @@ export function gitSource(options: GitSourceOptions): GitSource {
   let run: GitRun | undefined;
   let stateKey: string | undefined;
   let failures = { count: 0 };
+  /** When each file last changed, per commit read (a worker may read several). */
+  const times = new Map<string, CommitTimes>();
 
   const open = async () => {
     repo ??= await openRepository(options.repository, { cacheDir: options.cacheDir });
@@ -116,13 +119,18 @@ export function gitSource(options: GitSourceOptions): GitSource {
   const contextOf = (r: Repository, commit: Commit, ref: string): FileContext => {
     reader ??= new BlobReader(r);
     failures = { count: 0 };
+    let dated = times.get(commit.sha);
+    if (dated === undefined) {
+      dated = new CommitTimes(r, commit.sha, commit.date);
+      times.set(commit.sha, dated);
+    }
     return {
       reader,
       commit: commit.sha,
       ref,
       idPrefix,
       link,
-      updatedAt: commit.date,
+      times: dated,
       options: itemOptions,
       failures,
       stamp,
@@ -208,6 +216,7 @@ export function gitSource(options: GitSourceOptions): GitSource {
         if (entry.kind === 'item') yield entry.item;
         else options.onIgnored?.(idPrefix + entry.path, entry.reason);
       }
+      context.times.complete();
     },
     presentIds() {
       if (run?.mode !== 'incremental' || ahead === undefined) return undefined;
@@ -241,6 +250,7 @@ export function gitSource(options: GitSourceOptions): GitSource {
         // one item per file named: what cannot be read fails alone, with why
         yield entry.kind === 'item' ? entry.item : failing(idPrefix + file.path, entry.reason);
       }
+      context.times.complete();
     },
     close() {
       reader?.close();
