@@ -12,24 +12,38 @@ import { API_KEY, textDocument as doc, memoryJournal } from './helpers.js';
 describe('the stamp of a document without a time', () => {
   const now = new Date('2026-03-01T10:00:00.750Z');
   it.each([
-    ['no journal: the time of the send, to the second', undefined, '2026-03-01T10:00:00.000Z'],
+    [
+      'no journal: the time of the send, as the server takes it',
+      undefined,
+      false,
+      '2026-03-01T10:00:00.750Z',
+    ],
+    [
+      'first sent with a journal: the time of the send, rounded up',
+      undefined,
+      true,
+      '2026-03-01T10:00:01.000Z',
+    ],
     [
       'the same content: the time first sent',
       { updatedAt: '2026-01-01T00:00:00.000Z', sameContent: true },
+      true,
       '2026-01-01T00:00:00.000Z',
     ],
     [
-      'changed content: the time of the send',
+      'changed content: the time of the send, rounded up',
       { updatedAt: '2026-01-01T00:00:00.000Z', sameContent: false },
-      '2026-03-01T10:00:00.000Z',
+      true,
+      '2026-03-01T10:00:01.000Z',
     ],
     [
       'changed content within the second of the last: a second after it',
-      { updatedAt: '2026-03-01T10:00:00.000Z', sameContent: false },
-      '2026-03-01T10:00:01.000Z',
+      { updatedAt: '2026-03-01T10:00:01.000Z', sameContent: false },
+      true,
+      '2026-03-01T10:00:02.000Z',
     ],
-  ])('%s', (_, last, stamp) => {
-    expect(updatedAtFor(last, now)).toBe(stamp);
+  ])('%s', (_, last, kept, stamp) => {
+    expect(updatedAtFor(last, now, kept)).toBe(stamp);
   });
 });
 

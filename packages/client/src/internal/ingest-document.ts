@@ -28,7 +28,7 @@ export async function ingestDocument(
   // no journal here: a document without a time is stamped with the time of the send
   const sending = hasUpdatedAt(body)
     ? body
-    : withUpdatedAt(body, updatedAtFor(undefined, new Date()));
+    : withUpdatedAt(body, updatedAtFor(undefined, new Date(), false));
   const answer = await engine.ingest(sending, { ...request });
   const version = await engine.release().catch(() => undefined);
   return {

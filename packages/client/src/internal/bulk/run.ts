@@ -543,7 +543,7 @@ export class BulkRun implements IngestRun {
       stampOf === undefined || hash === undefined
         ? undefined
         : await stampOf.call(this.options.journal, documentId, hash);
-    return updatedAtFor(last, new Date());
+    return updatedAtFor(last, new Date(), stampOf !== undefined);
   }
 
   /**

@@ -20,14 +20,17 @@ export function hasUpdatedAt(body: IngestionRequestInput): boolean {
 }
 
 /**
- * The stamp for a document without a time: the journal's last one when it was of this content,
- * else the time of the send (to the second), and always after the journal's last one.
+ * The stamp for a document without a time: the journal's last one when it was of this content;
+ * else, for a journal that keeps stamps (`kept`), the time of the send rounded up to the second
+ * (never before a time the server stamped earlier in that second) and after the journal's last
+ * one; else the time of the send, as the server would take it.
  */
-export function updatedAtFor(last: JournalStamp | undefined, now: Date): string {
+export function updatedAtFor(last: JournalStamp | undefined, now: Date, kept: boolean): string {
   if (last?.sameContent) return last.updatedAt;
-  const at = Math.floor(now.getTime() / SECOND) * SECOND;
+  if (!kept) return pushUpdatedAt(undefined, now);
+  const at = Math.ceil(now.getTime() / SECOND) * SECOND;
   const after = last === undefined ? at : Math.max(at, Date.parse(last.updatedAt) + SECOND);
-  return pushUpdatedAt(undefined, new Date(after));
+  return new Date(after).toISOString();
 }
 
 /** The body with `updatedAt` as its document's `doc_updated_at`. */
