@@ -3,7 +3,8 @@
  * default flags against the emulator of the test project's profile (compat notes §7): a pair to
  * push into (`connector create --for-ingestion`), `connector prune` refusing to delete pushed
  * documents without `--delete-pushed-documents`, `kis apply` refusing updates that would have
- * the server prune them and keeping a null `prune_freq` as never.
+ * the server prune them and keeping a null `prune_freq` as never, and `kis doctor` listing the
+ * pairs at risk.
  */
 import { join } from 'node:path';
 import { writeTree } from '@kis/test-support';
@@ -176,5 +177,40 @@ describe('kis apply and prune_freq', () => {
     const forced = await run(['apply', '-f', 'shelf.yaml', '--delete-pushed-documents']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(connectorOf(pair)?.prune_freq).toBe(86400);
+  });
+});
+
+describe('kis doctor and the pairs a prune could empty', () => {
+  it('warns of a file pair holding pushed documents, and fails once the server prunes it on its own', async () => {
+    const { pair } = await create([
+      '--name',
+      'Drawer',
+      '--source',
+      'file',
+      '--config',
+      '{"file_locations": []}',
+    ]);
+    expect((await run(['ingest', 'docs', '--cc-pair', String(pair)])).code).toBe(0);
+    // the server prunes a pair on its own only once it indexed (an empty file connector succeeds)
+    const shelf = ctx.emu.state.pairs().find((p) => p.name === 'Shelf')?.id as number;
+    await until('"Shelf" to index', () =>
+      ctx.emu.state.indexAttempts(shelf).some((a) => a.status === 'success'),
+    );
+    const warned = await run(['doctor']);
+    const line = warned.stdout.split('\n').find((l) => l.includes('"Drawer"'));
+    expect(line).toMatch(
+      new RegExp(
+        `^! prune risk: pair ${pair} "Drawer" \\(a file connector, connector \\d+\\): a prune deletes 3 of its 3 document\\(s\\), those its connector does not list$`,
+      ),
+    );
+    expect(warned.stdout).toContain(
+      '  fix: push into a pair of an ingestion_api connector, which no prune empties, and do not prune this one',
+    );
+    // "Shelf" is armed (prune_freq 86400, indexed): a failure, so the doctor exits 1
+    expect(warned.code).toBe(1);
+    expect(warned.stdout).toMatch(
+      /^✗ prune risk: pair \d+ "Shelf" .*: a prune deletes 3 of its 3 document\(s\), those its connector does not list; the server prunes it on its own \(prune_freq 86400 s\), next at \S+Z$/m,
+    );
+    expect(warned.stdout).toMatch(/check\(s\) failed, \d+ with a warning\.\n$/);
   });
 });
