@@ -1,7 +1,8 @@
 // The main job (`pnpm start`): starts the emulator on an embedded SQLite file, runs the two
 // example apps against it as a user would (connector set-up, then ingestion of a folder of sample
-// documents into a new `file` connector), and prints what happened. Run it twice: the second run
-// updates the same documents (`already_existed: true`) instead of duplicating them.
+// documents into a new pair to push into, an `ingestion_api` connector), and prints what
+// happened. Run it twice: the second run updates the same documents (`already_existed: true`)
+// instead of duplicating them.
 //
 // The emulator plays the seed's contract by default; `--profile deployed` (or KIS_PROFILE=deployed)
 // makes it play the servers people run (docs/deployed-servers.md). Each profile keeps its own state.
@@ -147,7 +148,7 @@ try {
     saveState({ jiraConnectors });
   }
 
-  step(3, 'apps/folder-ingest: ingest apps/folder-ingest/samples into a file connector');
+  step(3, 'apps/folder-ingest: ingest apps/folder-ingest/samples into an ingestion pair');
   const ingestEnv = { ...env };
   delete ingestEnv.KIS_JOURNAL; // no journal: a second run re-sends, and the server says already_existed
   if (saved.ccPairId) ingestEnv.KIS_CC_PAIR_ID = String(saved.ccPairId);

@@ -10,13 +10,14 @@
  *   KIS_BASE_URL    base URL of the service, including /api
  *   KIS_API_KEY     an API key that can manage connectors (admin; curator or admin on deployed
  *                   servers, which ask it for ingestion too)
- *   KIS_CC_PAIR_ID  the connector/credential pair to attach documents to; when unset, a `file`
- *                   connector is set up first (create, the default empty credential, associate)
+ *   KIS_CC_PAIR_ID  the connector/credential pair to attach documents to; when unset, a pair to
+ *                   push into is set up first (an `ingestion_api` connector: no connector run
+ *                   indexes it and no prune empties it)
  *   KIS_JOURNAL     journal file; when set, a re-run skips documents the server already
  *                   acknowledged with the same content (without it, a re-run updates them)
  *   KIS_CONCURRENCY requests in flight (default 8)
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { createKisClient, type IngestionDocument } from '@kis/client';
 import { openJournal } from '@kis/node';
@@ -32,22 +33,13 @@ if (!folder || !baseUrl || !apiKey) {
 const dir: string = folder;
 const kis = createKisClient({ baseUrl, apiKey });
 
-// 1. The pair the documents belong to: given, or a new `file` connector. `file` needs no secret
-//    (`needsCredential('file')` of `@kis/rules` is false), so `auto` takes the default empty
-//    credential for it.
+// 1. The pair the documents belong to: given, or a new pair to push into. Not a `file`
+//    connector: it lists only its files, so a prune of its pair would delete every document
+//    pushed here; an `ingestion_api` one is never indexed nor emptied by the server.
 const SOURCE = 'file';
 let ccPairId = process.env.KIS_CC_PAIR_ID ? Number(process.env.KIS_CC_PAIR_ID) : null;
 if (ccPairId === null) {
-  const setup = await kis.setupConnector({
-    connector: {
-      name: `Folder ${basename(dir)}`,
-      source: SOURCE,
-      input_type: 'load_state',
-      access_type: 'public',
-      connector_specific_config: { file_locations: [] },
-    },
-    credential: 'auto',
-  });
+  const setup = await kis.setupIngestionPair({ name: `Folder ${basename(dir)}` });
   ccPairId = setup.ccPairId;
   console.log(`set up connector ${setup.connectorId} with credential ${setup.credentialId}`);
 }
@@ -62,6 +54,8 @@ async function* documents(): AsyncGenerator<{ document: IngestionDocument; ref: 
     const path = join(entry.parentPath, entry.name);
     const rel = relative(dir, path).split(sep).join('/');
     const text = await readFile(path, 'utf8');
+    // when the file last changed: the server skips a re-push of unchanged content (its hash gate)
+    const updated = (await stat(path)).mtime.toISOString();
     const heading = text.match(/^#\s+(.+)$/m)?.[1] ?? text.split('\n', 1)[0]?.trim();
     yield {
       ref: rel,
@@ -71,6 +65,7 @@ async function* documents(): AsyncGenerator<{ document: IngestionDocument; ref: 
         sections: [{ text }],
         source: SOURCE,
         metadata: { path: rel, type: kind.fileType },
+        doc_updated_at: updated,
       },
     };
   }

@@ -12,10 +12,13 @@ import { type CallContext, createCall } from './internal/call.js';
 import { fetchSender } from './internal/fetch-sender.js';
 import type { Sender } from './internal/http.js';
 import { ingestDocument } from './internal/ingest-document.js';
+import { ingestionOutcome } from './internal/ingestion-outcome.js';
+import { ingestionPairSetup } from './internal/ingestion-pair.js';
 import { onFirstUse } from './internal/on-first-use.js';
 import { fail, validateOptions } from './internal/options.js';
 import { OutgoingRequest } from './internal/outgoing-request.js';
 import { createRedactor } from './internal/redact.js';
+import { releaseMemory } from './internal/release.js';
 import { connectorsResource } from './internal/resources/connectors.js';
 import { credentialsResource } from './internal/resources/credentials.js';
 import { documentsResource } from './internal/resources/documents.js';
@@ -23,7 +26,6 @@ import { filesResource } from './internal/resources/files.js';
 import { apiKeysResource, identityResource } from './internal/resources/identity.js';
 import { ingestionResource } from './internal/resources/ingestion.js';
 import { pairsResource } from './internal/resources/pairs.js';
-
 import { serverVersion } from './internal/resources/version.js';
 import { setupConnector } from './internal/setup-connector.js';
 import { createTransport, type TransportFetch } from './internal/transport.js';
@@ -32,6 +34,9 @@ import type { KisClient, KisClientOptions } from './kis-client.js';
 import { LevelLogger, logLevelFromEnv } from './logging.js';
 import type { RequestOptions } from './request-options.js';
 import type { paths } from './types.js';
+
+/** The most the server's release is waited for (it says how to read `already_existed`). */
+const RELEASE_TIMEOUT_MS = 15_000;
 
 /** The verification and scoping resources, a chunk of their own. */
 const scoping = () => import('./internal/resources/scoping.js');
@@ -88,6 +93,11 @@ export function callContexts(
   const level = options.logLevel ?? logLevelFromEnv() ?? 'warn';
   const log = new LevelLogger(level, options.logger ?? console, redactor.text, redactor.value);
   const timeoutMs = options.timeoutMs ?? 120_000;
+  // asked once per client, on the calls' sender; bounded: a run's first result waits for it, and
+  // a server without the route answers at once
+  const release = releaseMemory(() =>
+    serverVersion(calls, { timeoutMs: Math.min(timeoutMs, RELEASE_TIMEOUT_MS), maxRetries: 1 }),
+  );
   const on = (send: Sender): CallContext => {
     const transport = createTransport({
       send,
@@ -105,6 +115,7 @@ export function callContexts(
       call: createCall(baseUrl, transport, redactor, log),
       transport,
       routes: {},
+      release,
       log,
       redactor,
       timeoutMs,
@@ -113,7 +124,8 @@ export function callContexts(
   };
   const runs = on(senderFor(options, defaultSender));
   const callSend = options.fetch === undefined ? callSender?.(options) : undefined;
-  return { calls: callSend === undefined ? runs : on(callSend), runs };
+  const calls = callSend === undefined ? runs : on(callSend);
+  return { calls, runs };
 }
 
 /** The context of a client's calls made one at a time (`callContexts`). */
@@ -130,22 +142,24 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
   const files = filesResource(ctx);
   const ingestion = ingestionResource(ctx);
   const identity = identityResource(ctx);
+  const pairs = pairsResource(ctx);
+  const searchSettings = onFirstUse(
+    async () => (await scoping()).searchSettingsResource(ctx),
+    ['secondary', 'switchInProgress', 'all', 'reindexProgress', 'reindexErrors'],
+  );
   return {
     baseUrl,
     api,
     apiWith: (opts) => apiOn(baseUrl, transport, opts),
     connectors,
     credentials,
-    pairs: pairsResource(ctx),
+    pairs,
     files,
     ingestion,
     documents: documentsResource(ctx),
     // verification and scoping: loaded on first use, like the doctor (most apps only ingest)
     search: onFirstUse(async () => (await scoping()).searchResource(ctx), ['admin']),
-    searchSettings: onFirstUse(
-      async () => (await scoping()).searchSettingsResource(ctx),
-      ['secondary', 'all', 'reindexProgress', 'reindexErrors'],
-    ),
+    searchSettings,
     documentSets: onFirstUse(
       async () => (await scoping()).documentSetsResource(ctx),
       ['list', 'create', 'update', 'delete', 'waitUntilSynced', 'waitUntilGone'],
@@ -168,15 +182,19 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
     identity,
     apiKeys: apiKeysResource(ctx),
     version: (opts) => serverVersion(ctx, opts),
+    ingestionOutcome: async (answer) =>
+      ingestionOutcome(answer.already_existed, await ctx.release()),
     // loaded on first use: a diagnosis, with the rule book's access tables, that most apps never run
     doctor: async (opts) =>
       (await import('./internal/doctor.js')).runDoctor(
         ctx,
-        { credentials, ingestion, identity },
+        { credentials, ingestion, identity, pairs, searchSettings },
         opts,
       ),
     setupConnector: (input, opts) =>
       setupConnector({ connectors, credentials, log, redactor }, input, opts),
+    setupIngestionPair: async (input, opts) =>
+      setupConnector({ connectors, credentials, log, redactor }, ingestionPairSetup(input), opts),
     ingestDocument: (document, opts) => ingestDocument(ctx, document, opts),
     // runs send on the default sender, whatever sends the calls made one at a time
     ingestMany: (source, opts) => startIngestRun(runs, source, opts),

@@ -1,4 +1,6 @@
 /** Types of `kis.doctor()`: what it checks about a server, a base URL and a key. */
+import type { ModelSwitchNotice } from './model-switch.js';
+import type { PrunePreview } from './prune-preview.js';
 import type { RequestOptions } from './request-options.js';
 
 export interface DoctorOptions extends RequestOptions {
@@ -10,6 +12,8 @@ export interface DoctorOptions extends RequestOptions {
 export interface DoctorCheck {
   name: string;
   ok: boolean;
+  /** Passed, with something to know (a pair a prune could empty, a model switch). */
+  warning?: boolean | undefined;
   detail: string;
   fix?: string | undefined;
 }
@@ -60,6 +64,8 @@ export interface DoctorReport {
     ok: boolean;
     passed: number;
     failed: number;
+    /** Checks that passed with a warning (counted in `passed` too). */
+    warnings: number;
     /** False when the server did not answer at all (no connection, or a time-out). */
     reachable: boolean;
   };
@@ -67,4 +73,8 @@ export interface DoctorReport {
   key?: DoctorKey | undefined;
   /** Per group of calls, whether the key may use it (when its model is known). */
   access?: DoctorAccess[] | undefined;
+  /** The model switch in progress (null: none), when the server says. */
+  modelSwitch?: ModelSwitchNotice | null | undefined;
+  /** The pairs whose prune would delete documents, when the key may list pairs. */
+  pruneRisks?: PrunePreview[] | undefined;
 }

@@ -64,6 +64,7 @@ export {
   fingerprintMatcher,
   type IngestJournal,
   type JournalEntry,
+  type JournalStamp,
   pairFingerprint,
   type Sha256,
   sha256Hex,
@@ -79,6 +80,8 @@ export type {
   GroupDocumentSetChange,
   IngestDocumentOptions,
   IngestDocumentResult,
+  IngestionOutcome,
+  IngestionPairInput,
   KisClient,
   KisClientOptions,
   PageOptions,
@@ -91,6 +94,8 @@ export type {
   UserGroupListOptions,
 } from './kis-client.js';
 export type { Logger, LogLevel } from './logging.js';
+export type { ModelSwitchNotice } from './model-switch.js';
+export type { PrunePreview } from './prune-preview.js';
 export type { RequestOptions, RetryEvent } from './request-options.js';
 export type * from './types.js';
 export type { UploadFile } from './upload-file.js';

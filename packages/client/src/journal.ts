@@ -19,6 +19,18 @@ export interface JournalEntry {
   at: string;
   /** The item's `fingerprint` (e.g. a file's size and mtime), when it had one. */
   fingerprint?: string | undefined;
+  /**
+   * The `doc_updated_at` the run sent for a document that had none (whole seconds): sent again
+   * with the same content, so the server's hash gate skips it (see `stampOf`).
+   */
+  updatedAt?: string | undefined;
+}
+
+/** The `doc_updated_at` a run sent with an id's last acknowledgement, for a document with none. */
+export interface JournalStamp {
+  updatedAt: string;
+  /** True when that acknowledgement was of the content hash asked about. */
+  sameContent: boolean;
 }
 
 /** One image uploaded for a run's documents: its content's SHA-256 and the server's file id. */
@@ -54,6 +66,13 @@ export interface IngestJournal {
   hasFingerprint?(id: string, fingerprint: string): boolean | Promise<boolean>;
   /** Optional: the fingerprint recorded with `id`'s last acknowledgement (see `hasFingerprint`). */
   fingerprintOf?(id: string): string | undefined | Promise<string | undefined>;
+  /**
+   * Optional: the `doc_updated_at` recorded with `id`'s last acknowledgement (`updatedAt`), and
+   * whether that was of content `hash`. With it, a document sent without a time goes again with
+   * the time its content was first acknowledged, which servers skip as unchanged, and with a
+   * later one when its content changed (README, "doc_updated_at").
+   */
+  stampOf?(id: string, hash: string): JournalStamp | undefined | Promise<JournalStamp | undefined>;
 }
 
 /**

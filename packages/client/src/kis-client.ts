@@ -6,8 +6,11 @@ import type { Client } from 'openapi-fetch';
 import type { DoctorOptions, DoctorReport } from './doctor.js';
 import type { IngestInput, IngestManyOptions, IngestRun } from './ingest.js';
 import type { BackoffOptions } from './internal/backoff.js';
+import type { IngestionOutcome } from './internal/ingestion-outcome.js';
 import type { Logger, LogLevel } from './logging.js';
+import type { ModelSwitchNotice } from './model-switch.js';
 import type { ErrorListOptions, PageOptions, RunOptions } from './pair-options.js';
+import type { PrunePreview } from './prune-preview.js';
 import type { RequestOptions } from './request-options.js';
 import type {
   AdminSearchOptions,
@@ -18,6 +21,7 @@ import type {
   UserGroupListOptions,
 } from './search-options.js';
 import type {
+  AccessType,
   AllSearchSettings,
   ApiKey,
   ApiKeyCreateRequest,
@@ -68,6 +72,7 @@ export type {
   DocumentSetListOptions,
   ErrorListOptions,
   GroupDocumentSetChange,
+  IngestionOutcome,
   PageOptions,
   RunOptions,
   SyncWaitOptions,
@@ -136,6 +141,18 @@ export interface SetupConnectorInput<S extends KnownOrNewSource = KnownOrNewSour
   association?: Partial<ConnectorCredentialPairMetadata> | undefined;
 }
 
+/** A pair to push into (`setupIngestionPair`). */
+export interface IngestionPairInput {
+  /** The connector's name, and the pair's. */
+  name: string;
+  /** The pair's access type (default `public`). */
+  access_type?: AccessType | undefined;
+  /** User groups of a private pair. */
+  groups?: number[] | undefined;
+  /** Overrides for the association body. */
+  association?: Partial<ConnectorCredentialPairMetadata> | undefined;
+}
+
 export interface SetupConnectorResult {
   connectorId: number;
   credentialId: number;
@@ -168,7 +185,11 @@ export interface IngestDocumentOptions extends RequestOptions {
 export interface IngestDocumentResult {
   /** Id the document is stored under. */
   documentId: string;
-  /** True when an existing document was updated. */
+  /**
+   * True when the index held a document of that id before the call: the answer's
+   * `already_existed` read as the server's release means it (`ingestionOutcome`). Never proof
+   * that the document is indexed.
+   */
   alreadyExisted: boolean;
 }
 
@@ -223,7 +244,9 @@ export interface KisClient {
     get(connectorId: number, options?: RequestOptions): Promise<Connector>;
     /**
      * PATCH /manage/admin/connector/{connectorId}: a full replace with the create body (a left-out
-     * `refresh_freq` becomes null).
+     * `refresh_freq` becomes null). `prune_freq` is always sent: left out, the connector's is read
+     * and kept; null (never) is sent as 0, which servers keep as never, where they would store
+     * 604800 (one week) for a null and so start pruning the pair on their own.
      */
     update<S extends KnownOrNewSource>(
       connectorId: number,
@@ -290,8 +313,18 @@ export interface KisClient {
     attempts(ccPairId: number, options?: PageOptions): AsyncIterable<IndexAttempt>;
     /** GET …/errors: the pair's indexing errors, newest first, read a page at a time. */
     errors(ccPairId: number, options?: ErrorListOptions): AsyncIterable<IndexingError>;
-    /** POST …/prune: the server removes documents no longer in the source (in the background). */
+    /**
+     * POST …/prune: the server removes documents no longer in the source (in the background).
+     * Every document the connector does not list goes, pushed ones included: a file connector
+     * with no files lists none (`prunePreview` tells what a prune would remove).
+     */
     prune(ccPairId: number, options?: RequestOptions): Promise<StatusResponse>;
+    /**
+     * What a prune of the pair would remove, changing nothing: the pair's documents against what
+     * its connector lists (a file connector: its `file_locations`), and when the server prunes
+     * it on its own.
+     */
+    prunePreview(ccPairId: number, options?: RequestOptions): Promise<PrunePreview>;
     /** GET …/last_pruned: when a prune of the pair last finished, or null. */
     lastPruned(ccPairId: number, options?: RequestOptions): Promise<string | null>;
     /** POST /manage/admin/connector/indexing-status: pairs by source, with their indexing state. */
@@ -337,6 +370,12 @@ export interface KisClient {
   readonly searchSettings: {
     /** GET …/get-secondary-search-settings: the switch in progress, or null. */
     secondary(options?: RequestOptions): Promise<SearchSettings | null>;
+    /**
+     * The switch in progress (null when none) and what it means for pushed documents on this
+     * server: copied into the new index (port flow, since v4.4.0), or there only when pushed again
+     * during the switch (legacy flow), by its settings and the server's release.
+     */
+    switchInProgress(options?: RequestOptions): Promise<ModelSwitchNotice | null>;
     /** GET …/get-all-search-settings: the current settings and the switch's. */
     all(options?: RequestOptions): Promise<AllSearchSettings>;
     /** GET …/reindex-progress: the switch's ports (all 0 without one; since v4.5.0). */
@@ -499,6 +538,13 @@ export interface KisClient {
   /** GET /version: the server's release, or null when it has no such route (seed servers). */
   version(options?: RequestOptions): Promise<ServerVersion | null>;
   /**
+   * What an ingestion answer's `already_existed` says, read as the server's release means it
+   * (inverted from v0.20.0 until v3.3.0; the release is asked once per client): `created` when
+   * the index had no document of that id, else `updated`. Never proof that the document is
+   * indexed: a failed index write answers as an existing one (`documents.sizeInfo` tells).
+   */
+  ingestionOutcome(answer: Pick<IngestionResult, 'already_existed'>): Promise<IngestionOutcome>;
+  /**
    * Checks the server, the base URL and the key with requests that change nothing: it answers,
    * the base URL includes /api, the key is accepted and can manage connectors, who the key is
    * (`GET /me`: a role, or a service account's groups and permissions) and which groups of calls
@@ -512,6 +558,16 @@ export interface KisClient {
    */
   setupConnector<S extends KnownOrNewSource>(
     input: SetupConnectorInput<S>,
+    options?: RequestOptions,
+  ): Promise<SetupConnectorResult>;
+  /**
+   * A pair to push documents into that the server never indexes nor prunes on its own: a
+   * connector of source `ingestion_api` with no refresh and no prune, and the default empty
+   * credential (`setupConnector` underneath). Prefer it to a `file` connector with no files,
+   * whose prune deletes every document pushed into its pair.
+   */
+  setupIngestionPair(
+    input: IngestionPairInput,
     options?: RequestOptions,
   ): Promise<SetupConnectorResult>;
   /** Validate, fix the id, send one document. */

@@ -9,6 +9,7 @@ import { OutageGate } from '../src/internal/bulk/outage.js';
 import { prepareIngestion } from '../src/internal/bulk/prepare.js';
 import { RunControl } from '../src/internal/bulk/run-control.js';
 import { RunLimit } from '../src/internal/bulk/run-limit.js';
+import { RunRelease } from '../src/internal/bulk/run-release.js';
 import { DocumentSender } from '../src/internal/bulk/sender.js';
 import { Slots } from '../src/internal/bulk/slots.js';
 import { API_KEY, BASE, doc, type Handler, json, mockFetch } from './helpers.js';
@@ -25,9 +26,11 @@ function senderOn(handler: Handler, options: IngestManyOptions = {}) {
   const slots = new Slots(() => limit.current());
   const counters = new RunCounters();
   const gate = new OutageGate({ maxOutageMs: options.maxOutageMs });
+  // the release is the run's question, not the sender's: answered here without a request
+  const release = new RunRelease({ ...ctx, release: async () => undefined });
   const sender = new DocumentSender(
     ctx,
-    { control, counters, limit, slots, gate, hedger: new Hedger() },
+    { control, counters, limit, slots, gate, hedger: new Hedger(), release },
     options,
   );
   const send = () => {

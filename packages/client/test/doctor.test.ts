@@ -39,6 +39,8 @@ const MAY_USE_ALL = [
   '✓ may use documents',
 ];
 const ROUTES_GOOD = ['✓ association route', '✓ upload route', '✓ server version'];
+/** What can take pushed documents away: a model switch, pairs a prune would empty. */
+const GUARDS_GOOD = ['✓ model switch', '✓ prune risk'];
 /** Who the key is, per profile: a role on the seed's emulator, a service account on the main line. */
 const IDENTITY = {
   seed: ['✓ key role'],
@@ -49,6 +51,7 @@ const allGood = (profile: 'seed' | 'deployed') => [
   ...IDENTITY[profile],
   ...MAY_USE_ALL,
   ...ROUTES_GOOD,
+  ...GUARDS_GOOD,
 ];
 
 describe.each(['seed', 'deployed'] as const)(
@@ -74,7 +77,19 @@ describe.each(['seed', 'deployed'] as const)(
       const r = await doctor(emu.baseUrl);
       expect(names(r)).toEqual(allGood(profile));
       const count = allGood(profile).length;
-      expect(r.summary).toEqual({ ok: true, passed: count, failed: 0, reachable: true });
+      expect(r.summary).toEqual({
+        ok: true,
+        passed: count,
+        failed: 0,
+        warnings: 0,
+        reachable: true,
+      });
+      expect(check(r, 'model switch')?.detail).toBe('none in progress');
+      expect(check(r, 'prune risk')?.detail).toMatch(
+        /^no pair holds documents a prune would delete \(\d+ file pair\(s\) checked\)$/,
+      );
+      expect(r.modelSwitch).toBeNull();
+      expect(r.pruneRisks).toEqual([]);
       expect(r.access?.every((a) => a.allowed)).toBe(true);
       expect(check(r, 'association route')?.detail).toBe(
         "PUT /manage/connector/{connector_id}/credential/{credential_id} (deployed servers' path)",
@@ -135,6 +150,7 @@ describe.each(['seed', 'deployed'] as const)(
         ...refused,
         ...partly,
         ...ROUTES_GOOD,
+        '✓ model switch',
       ]);
       // the seed's emulator answers /me with a role but refuses keys the seed's way
       expect(check(r, 'key can manage connectors')?.fix).toBe(
@@ -177,7 +193,13 @@ describe('doctor against other servers', () => {
         `${server.origin} answered with an HTML page (HTTP 200), not the API`,
       );
       expect(api?.fix).toBe(`use ${server.origin}/api (the base URL includes the /api prefix)`);
-      expect(r.summary).toEqual({ ok: false, passed: 1, failed: 1, reachable: true });
+      expect(r.summary).toEqual({
+        ok: false,
+        passed: 1,
+        failed: 1,
+        warnings: 0,
+        reachable: true,
+      });
       // no key went anywhere but the headers: nothing to show
       expectNoKey(r, API_KEY);
     } finally {
@@ -234,7 +256,10 @@ describe('doctor against other servers', () => {
       });
       expect(r.key).toEqual({ model: 'unknown', reason: check(r, 'key identity')?.detail });
       expect(r.access).toBeUndefined();
-      // probes only: an association with an empty body, an upload without files
+      // no search settings nor pair listing here: those checks are left out
+      expect(check(r, 'model switch')).toBeUndefined();
+      expect(check(r, 'prune risk')).toBeUndefined();
+      // probes and readings only: an association with an empty body, an upload without files
       expect(server.calls()).toEqual([
         'GET /version',
         'GET /manage/admin/credential',
@@ -243,6 +268,8 @@ describe('doctor against other servers', () => {
         'PUT /manage/admin/connector/0/credential/0',
         'POST /user/projects/file/upload',
         'POST /user/file/upload',
+        'GET /search-settings/get-secondary-search-settings',
+        'GET /manage/admin/connector/status',
       ]);
       expect(server.requests[3]?.json).toEqual({});
     } finally {
@@ -255,7 +282,13 @@ describe('doctor against other servers', () => {
     const r = await doctor(url);
     expect(names(r)).toEqual(['✗ server reachable']);
     expect(check(r, 'server reachable')?.detail).toContain(`${url} did not answer`);
-    expect(r.summary).toEqual({ ok: false, passed: 0, failed: 1, reachable: false });
+    expect(r.summary).toEqual({
+      ok: false,
+      passed: 0,
+      failed: 1,
+      warnings: 0,
+      reachable: false,
+    });
   });
 });
 

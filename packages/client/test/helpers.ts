@@ -21,11 +21,27 @@ export interface Call {
 
 export type Handler = (call: Call, index: number) => Response | Promise<Response>;
 
-/** A fetch that records calls and answers with `handler`. */
-export function mockFetch(handler: Handler) {
+/** Whether a call asks the server's release (`GET /version`). */
+const asksVersion = (url: string, init?: RequestInit) =>
+  (init?.method ?? 'GET') === 'GET' && new URL(url).pathname.endsWith('/version');
+
+/**
+ * A fetch that records calls and answers with `handler`. `GET /version`, which a client asks once
+ * to read `already_existed`, is answered apart and not recorded, so tests count the calls they
+ * make: with `version` as that release, else as a server that follows the seed (404, no route);
+ * `versionAsked` counts them.
+ */
+export function mockFetch(handler: Handler, options: { version?: string } = {}) {
   const calls: Call[] = [];
+  const asked = { count: 0 };
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (asksVersion(url, init)) {
+      asked.count++;
+      return options.version === undefined
+        ? json({ detail: 'Not Found' }, 404)
+        : json({ backend_version: options.version });
+    }
     const headers = new Headers(
       init?.headers ?? (input instanceof Request ? input.headers : undefined),
     );
@@ -44,7 +60,11 @@ export function mockFetch(handler: Handler) {
       throw init.signal.reason ?? new DOMException('aborted', 'AbortError');
     return handler(call, calls.length - 1);
   };
-  return { fetch: fetch as typeof globalThis.fetch, calls };
+  return {
+    fetch: fetch as typeof globalThis.fetch,
+    calls,
+    versionAsked: () => asked.count,
+  };
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -106,6 +126,28 @@ export function memoryJournal() {
     uploadOf: (sha256) => uploads.get(sha256),
     recordUpload: (entry) => void uploads.set(entry.sha256, entry.fileId),
     fingerprintOf: (id) => acked.get(id)?.fingerprint,
+    stampOf: (id, hash) => {
+      const entry = acked.get(id);
+      if (entry?.updatedAt === undefined) return undefined;
+      return { updatedAt: entry.updatedAt, sameContent: entry.hash === hash };
+    },
   };
   return { journal, acked, uploads };
 }
+
+/** Polls `probe` until it holds (an emulator's background work runs on its own timer). */
+export async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A document with an id, a text and metadata. */
+export const textDocument = (id: string, text = 'x', metadata: Record<string, string> = {}) => ({
+  id,
+  semantic_identifier: id,
+  sections: [{ text }],
+  metadata,
+});

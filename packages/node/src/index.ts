@@ -34,6 +34,7 @@ export type {
   PlannedCredential,
   PlannedPair,
   PlanOptions,
+  PruneRisk,
   SecretRecords,
 } from './declarative/types.js';
 export { FileJournal, type FileJournalOptions, openJournal } from './journal/index.js';

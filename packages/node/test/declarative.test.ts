@@ -265,6 +265,86 @@ for (const profile of ['seed', 'deployed'] as const) {
       expect((await kis.connectors.list()).map((c) => c.name).sort()).toEqual(['Docs', 'Jira KIS']);
     });
 
+    it('keeps prune_freq never through updates: null and 0 are the same, and a null is sent as 0', async () => {
+      const files: DesiredState = {
+        connectors: [{ name: 'Files', source: 'file', config: { file_locations: [] } }],
+      };
+      await applyAll(files);
+      const id = (await kis.connectors.list()).find((c) => c.name === 'Files')?.id as number;
+      expect((await kis.connectors.get(id)).prune_freq).toBeNull();
+      // another change updates the connector: the file says nothing of prune_freq
+      const renamed: DesiredState = {
+        connectors: [
+          { name: 'Files', source: 'file', config: { file_locations: [] }, refresh_freq: 3600 },
+        ],
+      };
+      await applyAll(renamed);
+      expect((await kis.connectors.get(id)).prune_freq).toBe(0);
+      const never: DesiredState = {
+        connectors: [
+          {
+            name: 'Files',
+            source: 'file',
+            config: { file_locations: [] },
+            refresh_freq: 3600,
+            prune_freq: null,
+          },
+        ],
+      };
+      expect((await planOf(kis, never, { secrets: records })).empty).toBe(true);
+    });
+
+    it('refuses an update that turns on prunes deleting pushed documents, unless told', async () => {
+      const files: DesiredState = {
+        connectors: [{ name: 'Files', source: 'file', config: { file_locations: [] } }],
+      };
+      await applyAll(files);
+      const pair = (await kis.pairs.list()).find((p) => p.connector.name === 'Files');
+      const pairId = pair?.cc_pair_id as number;
+      await kis
+        .ingestMany(
+          ['a', 'b'].map((id) => ({
+            id,
+            semantic_identifier: id,
+            sections: [{ text: id }],
+            metadata: {},
+          })),
+          { ccPairId: pairId },
+        )
+        .done();
+      const armed: DesiredState = {
+        connectors: [
+          { name: 'Files', source: 'file', config: { file_locations: [] }, prune_freq: 86400 },
+        ],
+      };
+      const risky = await planOf(kis, armed, { secrets: records });
+      expect(risky.pruneRisks).toEqual([
+        {
+          ccPairId: pairId,
+          connector: 'Files',
+          source: 'file',
+          pruneFreq: 86400,
+          documents: 2,
+          removes: 2,
+        },
+      ]);
+      sent.length = 0;
+      await expect(apply(kis, risky)).rejects.toThrow(
+        `kis.apply: the plan turns on automatic prunes that would delete 2 document(s) its connectors do not list: pair ${pairId} of "Files" (2 of 2); nothing was changed (pass deletePushedDocuments: true to apply it anyway, or set their prune_freq to null)`,
+      );
+      expect(sent).toEqual([]);
+      const result = await apply(kis, risky, { deletePushedDocuments: true });
+      expect(result.ok).toBe(true);
+      expect((await kis.pairs.get(pairId)).connector.prune_freq).toBe(86400);
+      // an update that keeps prunes off is no risk
+      const off: DesiredState = {
+        connectors: [
+          { name: 'Files', source: 'file', config: { file_locations: [] }, prune_freq: null },
+        ],
+      };
+      expect((await planOf(kis, off, { secrets: records })).pruneRisks).toEqual([]);
+    });
+
     it('stops at the first failure and converges on the next apply', async () => {
       const state = desired();
       // connector creation fails in mid-apply (after the credential was created)

@@ -64,6 +64,24 @@ function commit(dir: string, message: string): string {
   return git(dir, 'rev-parse', 'HEAD');
 }
 
+/** A commit of everything at `date` (committer and author). */
+function commitAt(dir: string, message: string, date: string): void {
+  git(dir, 'add', '-A');
+  execFileSync(
+    'git',
+    ['-c', 'user.name=Kis Test', '-c', 'user.email=kis@example.com'].concat([
+      'commit',
+      '-q',
+      '-m',
+      message,
+    ]),
+    {
+      cwd: dir,
+      env: { ...process.env, GIT_COMMITTER_DATE: date, GIT_AUTHOR_DATE: date },
+    },
+  );
+}
+
 describe('gitSource', () => {
   let work: string;
   let emulator: Emulator;
@@ -292,6 +310,36 @@ describe('gitSource', () => {
       /is not in .*\(the repository is a shallow clone\): reading every file/,
     );
     journal.close();
+  });
+
+  it('dates each file by its last change: a new commit re-embeds only the files it changed', async () => {
+    const dir = join(work, 'dated', 'handbook');
+    mkdirSync(dir, { recursive: true });
+    git(dir, 'init', '-q');
+    write(dir, { 'a.md': '# A\n', 'b.md': '# B\n', 'c d.md': '# C\n' });
+    commitAt(dir, 'first', '2025-01-01T00:00:00Z');
+    write(dir, { 'b.md': '# B, again\n' });
+    commitAt(dir, 'second', '2025-02-01T00:00:00Z');
+    // each push from a fresh source and no journal, as a first run on another machine
+    const push = async () => {
+      const s = source(dir);
+      const summary = await kis.ingestMany(s, { ccPairId }).done();
+      s.close();
+      return summary;
+    };
+    expect(await push()).toMatchObject({ created: 3, failed: 0 });
+    const dated = (path: string) => emulator.state.document(`handbook%2F${path}`)?.doc_updated_at;
+    expect([dated('a.md'), dated('b.md'), dated('c_d.md')]).toEqual([
+      '2025-01-01T00:00:00.000Z',
+      '2025-02-01T00:00:00.000Z',
+      '2025-01-01T00:00:00.000Z',
+    ]);
+    write(dir, { 'c d.md': '# C, again\n' });
+    commitAt(dir, 'third', '2025-03-01T00:00:00Z');
+    const before = emulator.stats().ingestion.embeddings;
+    expect(await push()).toMatchObject({ updated: 3, failed: 0 });
+    expect(emulator.stats().ingestion.embeddings - before).toBe(1);
+    expect(dated('c_d.md')).toBe('2025-03-01T00:00:00.000Z');
   });
 
   it('names remote repositories without their credentials', async () => {

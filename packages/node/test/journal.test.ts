@@ -1,7 +1,8 @@
 /**
  * The file journal: what it records survives a re-open (last line of an id wins, escaped ids,
  * lines written by hand), a torn last line is cut off, a file that is not a journal is refused,
- * and a journal of many lines is read in chunks into 20 bytes a document.
+ * a journal of many lines is read in chunks into 24 bytes a document, and the `doc_updated_at` a
+ * run stamped on a document without one is kept with its acknowledgement for the next run.
  */
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -119,9 +120,37 @@ describe('FileJournal', () => {
       true,
     );
     expect(j.has('folder%2Fsub%2Fdocument-200000.md', `00030d40${'ab'.repeat(28)}`)).toBe(false);
-    // 20 bytes a slot at up to 80 % load, not the ~200 bytes of each line's text
-    expect(j.memoryBytes).toBeLessThan(200_000 * 40);
+    // 24 bytes a slot at up to 80 % load, not the ~200 bytes of each line's text
+    expect(j.memoryBytes).toBeLessThan(200_000 * 45);
     j.close();
+  });
+});
+
+describe('FileJournal stamps', () => {
+  it('keeps the doc_updated_at sent with an acknowledgement, for the same content only', () => {
+    const path = tmp('stamps.jsonl');
+    const j = openJournal(path);
+    j.record({ id: 'a', hash: 'h1', status: 'created', ccPairId: 1, at, updatedAt: at });
+    j.record({ id: 'b', hash: 'h2', status: 'created', ccPairId: 1, at });
+    j.close();
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines[1]).toBe(
+      `{"id":"a","hash":"h1","status":"created","ccPairId":1,"at":"${at}","upd":"${at}"}`,
+    );
+    const again = openJournal(path);
+    expect(again.stampOf('a', 'h1')).toEqual({ updatedAt: at, sameContent: true });
+    expect(again.stampOf('a', 'h9')).toEqual({ updatedAt: at, sameContent: false });
+    // sent with a time of its own, or never sent: nothing stamped
+    expect([again.stampOf('b', 'h2'), again.stampOf('c', 'h3')]).toEqual([undefined, undefined]);
+    // a line written by hand, keys in another order, is read the same
+    again.close();
+    appendFileSync(path, `{"upd":"2026-02-02T02:02:02.000Z","hash":"h4","id":"d","at":"${at}"}\n`);
+    const third = openJournal(path);
+    expect(third.stampOf('d', 'h4')).toEqual({
+      updatedAt: '2026-02-02T02:02:02.000Z',
+      sameContent: true,
+    });
+    third.close();
   });
 });
 

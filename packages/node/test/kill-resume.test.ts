@@ -37,15 +37,22 @@ async function until(cond: () => boolean, what: string, timeoutMs = 20_000) {
   }
 }
 
-function journalIds(path: string): Map<string, string> {
-  const map = new Map<string, string>();
+/** The journal's acknowledgements: content hash and the doc_updated_at stamped on the send. */
+function journalIds(path: string): Map<string, { hash: string; updatedAt?: string }> {
+  const map = new Map<string, { hash: string; updatedAt?: string }>();
   const lines = readFileSync(path, 'utf8').split('\n').slice(1);
   for (const line of lines) {
     if (!line) continue;
     const e = JSON.parse(line);
-    map.set(e.id, e.hash);
+    map.set(e.id, { hash: e.hash, updatedAt: e.upd });
   }
   return map;
+}
+
+/** A stored body without the stamp kis added: the content the journal's hash covers. */
+function unstamped(body: { document: Record<string, unknown> }) {
+  const { doc_updated_at: _stamp, ...document } = body.document;
+  return { ...body, document };
 }
 
 describe('resume after SIGKILL', () => {
@@ -73,10 +80,12 @@ describe('resume after SIGKILL', () => {
         // journal consistent: everything it acknowledges is on the server with that content
         const acked = journalIds(env.KIS_JOURNAL);
         expect(acked.size).toBeGreaterThan(0);
-        for (const [id, hash] of acked) {
+        for (const [id, entry] of acked) {
           const stored = server.docs.get(id);
           expect(stored, id).toBeDefined();
-          expect(await contentHash(stored?.body)).toBe(hash);
+          const body = stored?.body as { document: Record<string, unknown> };
+          expect(body.document.doc_updated_at, id).toBe(entry.updatedAt);
+          expect(await contentHash(unstamped(body))).toBe(entry.hash);
         }
       }
       const ackedBefore = journalIds(env.KIS_JOURNAL).size;

@@ -188,6 +188,8 @@ export interface RecordedAck {
   ccPairId: number | null;
   at: string;
   fingerprint?: string | undefined;
+  /** The `doc_updated_at` the worker sent for a document that had none. */
+  updatedAt?: string | undefined;
 }
 
 /** A worker that stopped by itself (the server refused its key, an outage outlasted it). */

@@ -102,6 +102,7 @@ export {
   alreadyExistedAnswer,
   type IngestionDecision,
   ingestionDecision,
+  pushUpdatedAt,
   REEMBED_RESETS,
   type StoredVersion,
   wasNewToIndex,
@@ -139,8 +140,10 @@ export {
   NO_REINDEX_PROGRESS,
   SEARCH_SETTINGS_STATUSES,
   SWITCHOVER_TYPES,
+  type SwitchFlow,
   type SwitchoverType,
   swapWaitsForPorts,
+  switchFlow,
 } from './model-switch.js';
 export {
   accessFor,
@@ -188,10 +191,15 @@ export {
   fileConnectorDocumentId,
   fileConnectorListing,
   MIN_PRUNE_FREQ,
+  PRUNE_FREQ_NEVER,
   PRUNE_FREQ_ON_UPDATE,
   type PruneListing,
+  PUSH_ONLY_CONNECTOR,
   PUSH_ONLY_SOURCE,
+  prunedIds,
   pruneListing,
+  prunePatchValue,
+  prunesOnItsOwn,
 } from './pruning.js';
 export { pyRepr, pyStr } from './python.js';
 export { ROLES, type Role, roleAllows } from './roles.js';

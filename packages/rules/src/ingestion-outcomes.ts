@@ -38,6 +38,14 @@ export function ingestionDecision(
 }
 
 /**
+ * The `doc_updated_at` a push is compared and stored with: the one sent, else the time of the
+ * call (`ingestion.py:113-114`), later than any stored time, so such a push always re-embeds.
+ */
+export function pushUpdatedAt(sent: string | null | undefined, callTime: Date): string {
+  return sent ?? callTime.toISOString();
+}
+
+/**
  * `already_existed` of the answer: "the primary index wrote no document new to it"
  * (`ingestion.py:231-234`, `indexing_pipeline.py:1520-1523`). `wroteNewToIndex` is true only when
  * the call's index write succeeded and the index held no chunk of the id before; a skip, a

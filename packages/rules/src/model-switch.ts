@@ -7,6 +7,8 @@
  * read PRESENT only; pushes meanwhile write both.
  */
 
+import { releaseHas } from './server-versions.js';
+
 export const SWITCHOVER_TYPES = Object.freeze(['reindex', 'active_only', 'instant'] as const);
 
 export type SwitchoverType = (typeof SWITCHOVER_TYPES)[number];
@@ -22,6 +24,21 @@ export const SEARCH_SETTINGS_STATUSES = Object.freeze(['PRESENT', 'FUTURE', 'PAS
 export function inPortScope(status: string, switchover: SwitchoverType): boolean {
   if (status === 'PAUSED') return switchover !== 'active_only';
   return status === 'SCHEDULED' || status === 'INITIAL_INDEXING' || status === 'ACTIVE';
+}
+
+/** How a switch builds its new index: by porting documents, or by re-running connectors. */
+export type SwitchFlow = 'port' | 'legacy';
+
+/**
+ * The flow of a switch: its `use_port_flow` when the settings say, else the server's release
+ * (every switch made since v4.4.0 ports; `version` unreadable: the newest).
+ */
+export function switchFlow(
+  usePortFlow: boolean | null | undefined,
+  version: string | undefined,
+): SwitchFlow {
+  if (typeof usePortFlow === 'boolean') return usePortFlow ? 'port' : 'legacy';
+  return releaseHas('portFlow', version) ? 'port' : 'legacy';
 }
 
 /**

@@ -8,6 +8,22 @@
 /** `PATCH /manage/admin/connector/{id}` stores this for a null `prune_freq` (`db/connector.py:145-149`). */
 export const PRUNE_FREQ_ON_UPDATE = 604800;
 
+/**
+ * The `prune_freq` that keeps "never" through a connector update: servers skip automatic prunes
+ * for 0 as for null (`pruning/tasks.py:174-207`), and store 0 as sent, where a null becomes 604800.
+ */
+export const PRUNE_FREQ_NEVER = 0;
+
+/** The `prune_freq` a connector update sends for `value`: itself, or 0 for null (never). */
+export function prunePatchValue(value: number | null | undefined): number {
+  return value ?? PRUNE_FREQ_NEVER;
+}
+
+/** True when `prune_freq` arms automatic prunes: a number of seconds above 0. */
+export function prunesOnItsOwn(pruneFreq: number | null | undefined): boolean {
+  return typeof pruneFreq === 'number' && pruneFreq > 0;
+}
+
 /** The least `pruning_frequency` the pair property takes, in seconds (`db/models.py:2040-2045`). */
 export const MIN_PRUNE_FREQ = 300;
 
@@ -39,6 +55,35 @@ export function fileConnectorListing(config: Readonly<Record<string, unknown>>):
   if (!Array.isArray(locations)) return [];
   return locations.filter((l): l is string => typeof l === 'string').map(fileConnectorDocumentId);
 }
+
+/**
+ * The ids of `pairIds` a prune of a pair whose connector has `source` and `config` removes: for a
+ * file connector, those its `file_locations` do not list (every one with `[]`); none when the
+ * prune fails (`ingestion_api`); undefined when kis cannot know what the source lists.
+ */
+export function prunedIds(
+  source: string,
+  config: Readonly<Record<string, unknown>>,
+  pairIds: Iterable<string>,
+): string[] | undefined {
+  const listing = pruneListing(source);
+  if (listing === 'fails') return [];
+  if (listing === 'source') return undefined;
+  const kept = new Set(fileConnectorListing(config));
+  return [...pairIds].filter((id) => !kept.has(id));
+}
+
+/**
+ * The connector of a pair to push into: of the push-only source, which no connector run indexes
+ * and no prune empties, with no scheduled refresh nor prune.
+ */
+export const PUSH_ONLY_CONNECTOR = Object.freeze({
+  source: PUSH_ONLY_SOURCE,
+  input_type: 'load_state',
+  connector_specific_config: Object.freeze({}),
+  refresh_freq: null,
+  prune_freq: null,
+} as const);
 
 /** What decides when a pair is pruned on its own. */
 export interface AutoPruneFacts {

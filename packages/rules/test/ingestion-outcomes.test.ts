@@ -7,6 +7,7 @@ import {
   contentHashInput,
   type IngestionDecision,
   ingestionDecision,
+  pushUpdatedAt,
   REEMBED_RESETS,
   wasNewToIndex,
 } from '../src/index.js';
@@ -111,6 +112,16 @@ describe('already_existed', () => {
   ])('on %s, new to the index %s: %s', (version, wroteNew, answer) => {
     expect(alreadyExistedAnswer(wroteNew, version)).toBe(answer);
     expect(wasNewToIndex(answer, version)).toBe(wroteNew);
+  });
+
+  it('a push without doc_updated_at is compared as the time of the call: it re-embeds', () => {
+    const call = new Date('2026-02-01T00:00:00.000Z');
+    expect(pushUpdatedAt(undefined, call)).toBe('2026-02-01T00:00:00.000Z');
+    expect(pushUpdatedAt(null, call)).toBe('2026-02-01T00:00:00.000Z');
+    expect(pushUpdatedAt('2025-01-01T00:00:00.000Z', call)).toBe('2025-01-01T00:00:00.000Z');
+    const stored = { updatedAt: '2026-01-01T00:00:00.000Z', contentHash: 'h' };
+    const sent = { updatedAt: pushUpdatedAt(undefined, call), contentHash: 'h' };
+    expect(ingestionDecision(stored, sent, undefined)).toBe('reembed');
   });
 
   it('a re-embed resets hidden and the boost', () => {

@@ -8,6 +8,7 @@ import {
   NO_REINDEX_PROGRESS,
   type SwitchoverType,
   swapWaitsForPorts,
+  switchFlow,
 } from '../src/index.js';
 
 describe('model switch', () => {
@@ -30,6 +31,16 @@ describe('model switch', () => {
     expect(legacyInstantDropsDocuments('instant', false)).toBe(true);
     expect(legacyInstantDropsDocuments('instant', true)).toBe(false);
     expect(legacyInstantDropsDocuments('reindex', false)).toBe(false);
+  });
+
+  it.each<[boolean | null | undefined, string | undefined, string]>([
+    [true, 'v4.0.0', 'port'],
+    [false, undefined, 'legacy'],
+    [null, 'v4.4.0', 'port'],
+    [null, 'v4.3.2', 'legacy'],
+    [undefined, undefined, 'port'],
+  ])('use_port_flow %j on %s: the %s flow', (usePortFlow, version, flow) => {
+    expect(switchFlow(usePortFlow, version)).toBe(flow);
   });
 
   it('instant swaps at once, the others wait for every port; progress is all 0 without one', () => {

@@ -61,7 +61,7 @@ describe('apps/connector-setup', () => {
 });
 
 describe('apps/folder-ingest', () => {
-  it('sets up a file connector and ingests the sample folder; a re-run updates (emulator)', async () => {
+  it('sets up a pair to push into and ingests the sample folder; a re-run updates (emulator)', async () => {
     const env = {
       KIS_BASE_URL: inject('proxyUrl'),
       KIS_API_KEY: inject('emulatorAdminKey'),

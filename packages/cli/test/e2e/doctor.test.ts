@@ -71,6 +71,8 @@ describe('kis doctor', () => {
       "✓ association route: PUT /manage/connector/{connector_id}/credential/{credential_id} (deployed servers' path)",
       "✓ upload route: POST /user/projects/file/upload (deployed servers' path)",
       `✓ server version: ${emu.version}`,
+      '✓ model switch: none in progress',
+      '✓ prune risk: no pair holds documents a prune would delete (0 file pair(s) checked)',
     ];
     expect(r.stdout.split('\n').filter(Boolean)).toEqual([
       ...lines,
@@ -87,7 +89,7 @@ describe('kis doctor', () => {
     const checks = lines.length - 1;
     expect(lines.at(-2)).toMatchObject({ name: 'cc pair 1', ok: true });
     expect(lines.at(-1)).toEqual({
-      summary: { ok: true, passed: checks, failed: 0, reachable: true },
+      summary: { ok: true, passed: checks, failed: 0, warnings: 0, reachable: true },
     });
     // the checks as the client names them, without the commands the human view adds
     expect(lines.map((l) => l.name)).toContain('may use connectors');
@@ -164,7 +166,7 @@ describe('kis doctor', () => {
     });
     expect(json.code).toBe(3);
     expect(jsonLines(json.stdout).at(-1)).toEqual({
-      summary: { ok: false, passed: 0, failed: 1, reachable: false },
+      summary: { ok: false, passed: 0, failed: 1, warnings: 0, reachable: false },
     });
   });
 });

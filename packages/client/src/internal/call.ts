@@ -12,6 +12,7 @@ import type { paths } from '../types.js';
 import { errorFromResponse } from './error-parse.js';
 import type { Answer } from './http.js';
 import type { Redactor } from './redact.js';
+import type { ReleaseOf } from './release.js';
 import type { RouteMemory } from './route-variants.js';
 import type { TransportFetch } from './transport.js';
 
@@ -53,6 +54,8 @@ export interface CallContext {
   transport: TransportFetch;
   /** Which route variant each group answered on (per client). */
   routes: RouteMemory;
+  /** The server's release, asked once per client. */
+  release: ReleaseOf;
   log: LevelLogger;
   redactor: Redactor;
   /** The client's time-out per attempt: bulk runs pass it in their own control. */

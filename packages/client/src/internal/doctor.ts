@@ -22,8 +22,11 @@ import {
   PermissionDeniedError,
 } from '../errors.js';
 import type { KisClient } from '../kis-client.js';
+import type { ModelSwitchNotice } from '../model-switch.js';
+import type { PrunePreview } from '../prune-preview.js';
 import type { CallControl } from '../request-options.js';
 import type { CallContext } from './call.js';
+import { modelSwitchCheck, pruneRiskChecks } from './doctor-guards.js';
 import { accessCheck, identityChecks, managingFix } from './doctor-key.js';
 import { looksLikeHtml, parseErrorBody } from './error-parse.js';
 import { ACCESS_GROUP_NAMES, accessOf, keyOf } from './key-access.js';
@@ -40,6 +43,12 @@ interface Seen {
 }
 
 type Probe = (method: string, path: string, body?: string | FormData) => Promise<Seen>;
+
+/** The calls the doctor makes through the client. */
+type DoctorKis = Pick<
+  KisClient,
+  'credentials' | 'ingestion' | 'identity' | 'pairs' | 'searchSettings'
+>;
 
 function parse(text: string): unknown {
   try {
@@ -119,6 +128,8 @@ class Doctor {
   reachable = true;
   keyModel: DoctorKey | undefined;
   access: DoctorAccess[] | undefined;
+  modelSwitch: ModelSwitchNotice | null | undefined;
+  pruneRisks: PrunePreview[] | undefined;
   private readonly probe: Probe;
   private readonly control: CallControl;
   private identityPromise: Promise<Identity> | undefined;
@@ -127,7 +138,7 @@ class Doctor {
 
   constructor(
     private readonly ctx: CallContext,
-    private readonly kis: Pick<KisClient, 'credentials' | 'ingestion' | 'identity'>,
+    private readonly kis: DoctorKis,
     options: DoctorOptions,
   ) {
     this.control = {
@@ -317,6 +328,21 @@ class Doctor {
     this.add({ name: 'server version', ok: true, detail });
   }
 
+  /** A model switch in progress, and what it means for pushed documents. */
+  async modelSwitchInProgress(): Promise<void> {
+    const seen = await modelSwitchCheck(this.kis, this.control);
+    if (seen === undefined) return;
+    this.add(seen.check);
+    this.modelSwitch = seen.notice;
+  }
+
+  /** The pairs a prune could empty of their pushed documents. */
+  async pairsAtRisk(): Promise<void> {
+    const { checks, risks } = await pruneRiskChecks(this.kis, this.control);
+    for (const check of checks) this.add(check);
+    this.pruneRisks = risks;
+  }
+
   /** The pair exists and holds documents. */
   async pair(ccPairId: number): Promise<void> {
     const name = `cc pair ${ccPairId}`;
@@ -344,7 +370,7 @@ class Doctor {
 /** Run the checks in order; a failure that makes the next checks meaningless ends the list. */
 export async function runDoctor(
   ctx: CallContext,
-  kis: Pick<KisClient, 'credentials' | 'ingestion' | 'identity'>,
+  kis: DoctorKis,
   options: DoctorOptions = {},
 ): Promise<DoctorReport> {
   const doctor = new Doctor(ctx, kis, options);
@@ -361,6 +387,9 @@ export async function runDoctor(
   // upload: a form without files, refused the same way
   await doctor.routes('upload', 'POST', () => new FormData());
   doctor.version(seen);
+  await doctor.modelSwitchInProgress();
+  // listing pairs and their documents needs the rights a key that cannot manage lacks
+  if (key === 'manages') await doctor.pairsAtRisk();
   // listing a pair's documents needs the role the key lacks: no answer would mean anything
   if (options.ccPairId !== undefined && key === 'manages') await doctor.pair(options.ccPairId);
   return report(doctor);
@@ -374,9 +403,12 @@ function report(doctor: Doctor): DoctorReport {
       ok: failed === 0,
       passed: doctor.checks.length - failed,
       failed,
+      warnings: doctor.checks.filter((c) => c.ok && c.warning === true).length,
       reachable: doctor.reachable,
     },
     ...(doctor.keyModel ? { key: doctor.keyModel } : {}),
     ...(doctor.access ? { access: doctor.access } : {}),
+    ...(doctor.modelSwitch !== undefined ? { modelSwitch: doctor.modelSwitch } : {}),
+    ...(doctor.pruneRisks ? { pruneRisks: doctor.pruneRisks } : {}),
   };
 }

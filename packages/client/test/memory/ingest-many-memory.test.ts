@@ -47,6 +47,8 @@ async function startSink(): Promise<Sink> {
   const random = prng(21);
   const sink: Sink = { url: '', fault: 'none', seen: 0, close: async () => undefined };
   const handle = (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
+    // the release a client asks once (to read already_existed): no such route
+    if (req.method === 'GET') return answer(res, 404, { detail: 'Not Found' });
     sink.seen++;
     const id = JSON.parse(raw.toString('utf8')).document.id as string;
     const stored = () => answer(res, 200, { document_id: id, already_existed: false });

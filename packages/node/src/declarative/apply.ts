@@ -9,10 +9,12 @@ import {
   APIError,
   type CredentialDataUpdateRequest,
   type KisClient,
+  KisError,
   lowerAccess,
   type RequestOptions,
 } from '@kis/client';
 import { INTERNALS, type Step } from './plan.js';
+import { pruneRiskText } from './prune-risks.js';
 import { fingerprints } from './secrets.js';
 import type {
   AppliedChange,
@@ -146,6 +148,11 @@ export async function apply(
   const internals = INTERNALS.get(plan);
   if (internals === undefined) {
     throw new TypeError('apply(kis, plan): plan must be what plan() resolved with');
+  }
+  if (plan.pruneRisks.length > 0 && options.deletePushedDocuments !== true) {
+    throw new KisError(
+      `kis.apply: ${pruneRiskText(plan.pruneRisks)}; nothing was changed (pass deletePushedDocuments: true to apply it anyway, or set their prune_freq to null)`,
+    );
   }
   const records = options.secrets ?? internals.records;
   const run: Run = {

@@ -20,7 +20,8 @@ import {
   type KisClient,
   lowerAccess,
 } from '@kis/client';
-import { DEFAULT_CREDENTIAL_ID, DEFAULT_DOCUMENT_SOURCE } from '@kis/rules';
+import { DEFAULT_CREDENTIAL_ID, DEFAULT_DOCUMENT_SOURCE, prunesOnItsOwn } from '@kis/rules';
+import { type ConnectorUpdate, pruneRisksOf } from './prune-risks.js';
 import { credentialChanges, memoryRecords } from './secrets.js';
 import type {
   ApplyPlan,
@@ -112,6 +113,16 @@ function configChanges(
     }
   }
   return changes;
+}
+
+/**
+ * `prune_freq` as the desired state sets it: null and 0 both mean never (updates send 0 for it,
+ * which servers keep), so one is not a change from the other.
+ */
+function pruneFreqChange(given: number | null | undefined, server: number | null): FieldChange[] {
+  const never = (v: number | null | undefined) => !prunesOnItsOwn(v);
+  if (given === undefined || given === server || (never(given) && never(server))) return [];
+  return [{ field: 'prune_freq', before: server, after: given }];
 }
 
 /** A scalar the desired state sets only when it gives it (left out: left as the server has it). */
@@ -245,7 +256,7 @@ async function planConnectors(p: Planner, desired: readonly DesiredConnector[]):
       ),
       ...configChanges(match.connector_specific_config ?? {}, d.config ?? {}),
       ...scalarChange('refresh_freq', d.refresh_freq, match.refresh_freq),
-      ...scalarChange('prune_freq', d.prune_freq, match.prune_freq),
+      ...pruneFreqChange(d.prune_freq, match.prune_freq),
       ...scalarChange('indexing_start', d.indexing_start, match.indexing_start),
     ];
     const action = changes.length > 0 ? 'update' : 'unchanged';
@@ -381,6 +392,11 @@ function planLeftovers(p: Planner): void {
   }
 }
 
+/** The connector updates among a plan's steps. */
+function* connectorUpdates(steps: Iterable<Step>): Generator<ConnectorUpdate> {
+  for (const step of steps) if (step.type === 'connector-update') yield step;
+}
+
 function stateError(issues: DesiredStateIssue[]): DesiredStateError {
   const lines = issues.map((i) => `${i.entry}${i.path ? `: ${i.path}` : ''}: ${i.message}`);
   return new DesiredStateError(
@@ -440,6 +456,7 @@ export async function plan(
     counts,
     empty: counts.create + counts.update + counts.delete === 0,
     warnings: p.warnings,
+    pruneRisks: await pruneRisksOf(kis, connectorUpdates(p.steps.values()), pairs, request),
   };
   INTERNALS.set(plan, { records, salt, steps: p.steps, ids: p.ids });
   return plan;

@@ -156,6 +156,25 @@ export interface ApplyPlan {
   empty: boolean;
   /** Things the plan cannot change (for example a pair's access type). */
   warnings: string[];
+  /**
+   * Pairs whose documents a connector update would have the server prune away (automatic prunes
+   * left on, documents its connector does not list): `apply` refuses the plan unless given
+   * `deletePushedDocuments`.
+   */
+  pruneRisks: PruneRisk[];
+}
+
+/** A pair a planned connector update leaves to automatic prunes that would delete documents. */
+export interface PruneRisk {
+  ccPairId: number;
+  /** The connector's name and source. */
+  connector: string;
+  source: string;
+  /** The `prune_freq` the update sends. */
+  pruneFreq: number;
+  /** Documents the pair holds, and how many of them a prune removes. */
+  documents: number;
+  removes: number;
 }
 
 /**
@@ -188,6 +207,11 @@ export interface ApplyOptions {
   onChange?: ((step: AppliedChange) => void) | undefined;
   /** How long to wait for a pair's asynchronous deletion (default 10 minutes). */
   deletionTimeoutMs?: number | undefined;
+  /**
+   * Carry out a plan whose connector updates have the server prune documents away
+   * (`plan.pruneRisks`); without it, `apply` throws and changes nothing.
+   */
+  deletePushedDocuments?: boolean | undefined;
   signal?: AbortSignal | undefined;
 }
 

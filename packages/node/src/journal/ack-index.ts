@@ -1,6 +1,7 @@
 /**
- * The journal's acknowledgements in memory, 20 bytes each: per document id (as a 64-bit hash),
- * the 64-bit hash of its acknowledged content and a 32-bit hash of its fingerprint. An open
+ * The journal's acknowledgements in memory, 24 bytes each: per document id (as a 64-bit hash),
+ * the 64-bit hash of its acknowledged content, a 32-bit hash of its fingerprint and the
+ * `doc_updated_at` the run sent for a document that had none (seconds since 1970). An open
  * addressing table in one typed array, grown by half when it is 80 % full, so its memory does
  * not depend on how long the ids are, and a resumed run of millions of documents starts at once.
  *
@@ -10,12 +11,20 @@
  */
 import { hash64 } from './string-hash.js';
 
-/** Words per slot: id (2), content (2), fingerprint (1). */
-const SLOT = 5;
+/** Words per slot: id (2), content (2), fingerprint (1), stamp (1). */
+const SLOT = 6;
 const FIRST_CAPACITY = 1_024;
 const MAX_LOAD = 0.8;
 /** The fingerprint word of an acknowledgement recorded without one. */
 const NO_FINGERPRINT = 0;
+/** The stamp word of an acknowledgement of a document sent with its own time. */
+const NO_STAMP = 0;
+
+/** An acknowledgement's stamp: whole seconds, as runs send them (0: none). */
+function stampWord(updatedAt: string | undefined): number {
+  const ms = updatedAt === undefined ? Number.NaN : Date.parse(updatedAt);
+  return Number.isFinite(ms) && ms >= 1000 ? Math.floor(ms / 1000) >>> 0 : NO_STAMP;
+}
 
 /** The 32-bit hash of a fingerprint, never NO_FINGERPRINT. */
 function fingerprintWord(fingerprint: string): number {
@@ -37,7 +46,12 @@ export class AckIndex {
   }
 
   /** Records `id`'s latest acknowledgement (replacing an earlier one). */
-  set(id: string, contentHash: string, fingerprint: string | undefined): void {
+  set(
+    id: string,
+    contentHash: string,
+    fingerprint: string | undefined,
+    updatedAt?: string | undefined,
+  ): void {
     if ((this.#size + 1) / this.#capacity > MAX_LOAD) this.#grow();
     const [a, b] = idWords(id);
     const [c, d] = hash64(contentHash);
@@ -50,6 +64,7 @@ export class AckIndex {
     t[at + 2] = c;
     t[at + 3] = d;
     t[at + 4] = fp;
+    t[at + 5] = stampWord(updatedAt);
   }
 
   /** True when `id`'s latest acknowledgement was of exactly this content. */
@@ -64,6 +79,24 @@ export class AckIndex {
   hasFingerprint(id: string, fingerprint: string): boolean {
     const at = this.#find(id);
     return at >= 0 && this.#table[at + 4] === fingerprintWord(fingerprint);
+  }
+
+  /**
+   * The `doc_updated_at` recorded with `id`'s latest acknowledgement, and whether that was of
+   * this content; undefined when it was sent with a time of its own.
+   */
+  stampOf(
+    id: string,
+    contentHash: string,
+  ): { updatedAt: string; sameContent: boolean } | undefined {
+    const at = this.#find(id);
+    const seconds = at < 0 ? NO_STAMP : (this.#table[at + 5] as number);
+    if (seconds === NO_STAMP) return undefined;
+    const [c, d] = hash64(contentHash);
+    return {
+      updatedAt: new Date(seconds * 1000).toISOString(),
+      sameContent: this.#table[at + 2] === c && this.#table[at + 3] === d,
+    };
   }
 
   #find(id: string): number {

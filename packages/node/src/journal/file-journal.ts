@@ -3,7 +3,8 @@
  *
  * Format: a header line `{"kis":"ingest-journal","v":1}`, then one line per acknowledged document:
  * `{"id":"…","hash":"…","status":"created","ccPairId":3,"at":"2024-…Z"}` (with `"fp":"…"` when
- * the item had a fingerprint), and one per image uploaded for a document:
+ * the item had a fingerprint, and `"upd":"…"`, the `doc_updated_at` the run sent for a document
+ * that had none, reused when the same content goes again), and one per image uploaded for a document:
  * `{"upload":"<sha256>","fileId":"…","name":"a.png"}`, and a source's state for its next run (an SQL
  * source's cursor, a git source's last commit): `{"state":"<key>","value":{…},"at":"…"}`.
  * Append-only; the last line for an id (or a state's key) wins.
@@ -12,7 +13,7 @@
  * it counted; `fsync: true` also survives power loss. A torn last line (power loss mid-write) is
  * cut off on open. The journal holds no secret.
  *
- * In memory it keeps 20 bytes per document the file held when it was opened (ack-index.ts), read
+ * In memory it keeps 24 bytes per document the file held when it was opened (ack-index.ts), read
  * in chunks: a journal of millions of documents opens in seconds without holding its text. What
  * this process acknowledges goes to the file only, so a run's memory does not grow with its
  * documents (`has` answers false for them: at worst a document is sent again, an upsert);
@@ -28,7 +29,7 @@ import {
   readSync,
   writeSync,
 } from 'node:fs';
-import type { IngestJournal, JournalEntry, UploadEntry } from '@kis/client';
+import type { IngestJournal, JournalEntry, JournalStamp, UploadEntry } from '@kis/client';
 import type { SourceState, SourceStateStore } from '../sources/source-state.js';
 import { AckIndex } from './ack-index.js';
 import { eachLine } from './line-reader.js';
@@ -111,7 +112,7 @@ export class FileJournal implements IngestJournal, SourceStateStore {
   }
 
   private apply(line: JournalLine): void {
-    if (line.kind === 'ack') this.acked.set(line.id, line.hash, line.fingerprint);
+    if (line.kind === 'ack') this.acked.set(line.id, line.hash, line.fingerprint, line.updatedAt);
     else if (line.kind === 'upload') this.uploads.set(line.sha256, line.fileId);
     else if (line.kind === 'state') this.states.set(line.key, line.value);
   }
@@ -133,7 +134,7 @@ export class FileJournal implements IngestJournal, SourceStateStore {
     return this.acked.size;
   }
 
-  /** Bytes its acknowledgements take in memory (about 25 a document the file held at open). */
+  /** Bytes its acknowledgements take in memory (about 30 a document the file held at open). */
   get memoryBytes(): number {
     return this.acked.bytes;
   }
@@ -146,6 +147,11 @@ export class FileJournal implements IngestJournal, SourceStateStore {
     return this.acked.hasFingerprint(id, fingerprint);
   }
 
+  /** The stamp recorded with `id`'s last acknowledgement read into memory (see `refresh`). */
+  stampOf(id: string, hash: string): JournalStamp | undefined {
+    return this.acked.stampOf(id, hash);
+  }
+
   record(entry: JournalEntry): void {
     const line = JSON.stringify({
       id: entry.id,
@@ -154,6 +160,7 @@ export class FileJournal implements IngestJournal, SourceStateStore {
       ccPairId: entry.ccPairId,
       at: entry.at,
       ...(entry.fingerprint === undefined ? {} : { fp: entry.fingerprint }),
+      ...(entry.updatedAt === undefined ? {} : { upd: entry.updatedAt }),
     });
     this.append(this.openFd(), `${line}\n`);
   }

@@ -4,7 +4,13 @@ export const JOURNAL_HEADER = { kis: 'ingest-journal', v: 1 } as const;
 
 export type JournalLine =
   | { kind: 'header' }
-  | { kind: 'ack'; id: string; hash: string; fingerprint: string | undefined }
+  | {
+      kind: 'ack';
+      id: string;
+      hash: string;
+      fingerprint: string | undefined;
+      updatedAt: string | undefined;
+    }
   | { kind: 'upload'; sha256: string; fileId: string }
   | { kind: 'state'; key: string; value: unknown }
   | { kind: 'blank' };
@@ -14,7 +20,7 @@ export type JournalLine =
  * out, which for a journal of millions of lines is much cheaper than parsing each as JSON.
  */
 const RECORD =
-  /^\{"id":"([^"\\]*)","hash":"([^"\\]*)","status":"[a-z]+",(?:"ccPairId":(?:\d+|null),)?"at":"[^"\\]*"(?:,"fp":"([^"\\]*)")?\}$/;
+  /^\{"id":"([^"\\]*)","hash":"([^"\\]*)","status":"[a-z]+",(?:"ccPairId":(?:\d+|null),)?"at":"[^"\\]*"(?:,"fp":"([^"\\]*)")?(?:,"upd":"([^"\\]*)")?\}$/;
 
 /** Line `number` (1-based) of journal `path`, read; throws naming the line when it is damaged. */
 export function readJournalLine(line: string, number: number, path: string): JournalLine {
@@ -29,7 +35,13 @@ export function readJournalLine(line: string, number: number, path: string): Jou
   if (line === '') return { kind: 'blank' };
   const record = RECORD.exec(line);
   if (record) {
-    return { kind: 'ack', id: record[1] ?? '', hash: record[2] ?? '', fingerprint: record[3] };
+    return {
+      kind: 'ack',
+      id: record[1] ?? '',
+      hash: record[2] ?? '',
+      fingerprint: record[3],
+      updatedAt: record[4],
+    };
   }
   let entry: Record<string, unknown>;
   try {
@@ -40,12 +52,13 @@ export function readJournalLine(line: string, number: number, path: string): Jou
     );
   }
   if (typeof entry.id === 'string' && typeof entry.hash === 'string') {
-    const fp = entry.fp;
+    const { fp, upd } = entry;
     return {
       kind: 'ack',
       id: entry.id,
       hash: entry.hash,
       fingerprint: typeof fp === 'string' ? fp : undefined,
+      updatedAt: typeof upd === 'string' ? upd : undefined,
     };
   }
   if (typeof entry.upload === 'string' && typeof entry.fileId === 'string') {

@@ -169,6 +169,7 @@ export class JobProcessor {
                 ccPairId: entry.ccPairId,
                 at: entry.at,
                 ...(entry.fingerprint === undefined ? {} : { fingerprint: entry.fingerprint }),
+                ...(entry.updatedAt === undefined ? {} : { updatedAt: entry.updatedAt }),
               },
             }
           : undefined;

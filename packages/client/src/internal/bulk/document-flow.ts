@@ -12,9 +12,11 @@ import type { CallContext } from '../call.js';
 import { errorOf } from './error-of.js';
 import { type PreparedIngestion, prepareIngestion } from './prepare.js';
 import type { RunControl } from './run-control.js';
+import type { RunRelease } from './run-release.js';
 import type { DocumentSender } from './sender.js';
 import type { SlotHold } from './slots.js';
 import { isItem } from './source.js';
+import { hasUpdatedAt, updatedAtFor, withUpdatedAt } from './updated-at.js';
 import type { RunUploads } from './uploads.js';
 
 /** What every result of a document carries. */
@@ -33,6 +35,7 @@ export class DocumentFlow {
     private readonly control: RunControl,
     private readonly sender: DocumentSender,
     private readonly uploads: RunUploads,
+    private readonly release: RunRelease,
     options: IngestManyOptions,
   ) {
     this.log = ctx.log;
@@ -92,20 +95,36 @@ export class DocumentFlow {
       }
     }
     if (this.dryRun) return { ...base, documentId, status: 'valid', attempts: 0 };
-    const sent = await this.sender.send(prepared, slot);
+    // a document without a time gets one before its first attempt: retries send the same
+    const updatedAt = hasUpdatedAt(body) ? undefined : await this.stamp(documentId, hash);
+    const sending =
+      updatedAt === undefined ? prepared : { body: withUpdatedAt(body, updatedAt), documentId };
+    const sent = await this.sender.send(sending, slot);
     const result = { ...base, documentId: sent.documentId ?? documentId, attempts: sent.attempts };
     if (sent.error) {
       return { ...result, status: sent.aborted ? 'aborted' : 'failed', error: sent.error };
     }
-    const status = sent.alreadyExisted ? 'updated' : 'created';
+    const status = await this.release.outcome(sent.alreadyExisted === true);
     if (journal && hash !== undefined) {
+      const entry = acknowledged(documentId, hash, status, ccPairId, fingerprint, updatedAt);
       try {
-        await journal.record(acknowledged(documentId, hash, status, ccPairId, fingerprint));
+        await journal.record(entry);
       } catch (err) {
         return { ...result, status: 'failed', error: unrecorded(result.documentId, status, err) };
       }
     }
     return { ...result, status };
+  }
+
+  /** The `doc_updated_at` of a document sent without one, from the journal's last (updated-at.ts). */
+  private async stamp(documentId: string, hash: string | undefined): Promise<string> {
+    const journal = this.journal;
+    const stampOf = journal?.stampOf;
+    const last =
+      stampOf === undefined || hash === undefined
+        ? undefined
+        : await stampOf.call(journal, documentId, hash);
+    return updatedAtFor(last, new Date(), stampOf !== undefined);
   }
 
   /** The item's document, built by its loader when it has one. */
@@ -135,9 +154,17 @@ function acknowledged(
   status: JournalEntry['status'],
   ccPairId: number | null,
   fingerprint: string | undefined,
+  updatedAt: string | undefined,
 ): JournalEntry {
-  const at = new Date().toISOString();
-  return { id, hash, status, ccPairId, at, ...(fingerprint === undefined ? {} : { fingerprint }) };
+  return {
+    id,
+    hash,
+    status,
+    ccPairId,
+    at: new Date().toISOString(),
+    ...(fingerprint === undefined ? {} : { fingerprint }),
+    ...(updatedAt === undefined ? {} : { updatedAt }),
+  };
 }
 
 /** A document stored by the server that the journal could not record. */

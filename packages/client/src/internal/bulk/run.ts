@@ -23,6 +23,7 @@ import { PullLoop } from './pull-loop.js';
 import { ResultQueue } from './result-queue.js';
 import { RunControl } from './run-control.js';
 import { RunLimit } from './run-limit.js';
+import { RunRelease } from './run-release.js';
 import { DocumentSender } from './sender.js';
 import { Slots } from './slots.js';
 import { RunUploads } from './uploads.js';
@@ -57,9 +58,10 @@ export class BulkRun implements IngestRun {
     this.gate = this.outageGate(ctx.log, options.maxOutageMs);
     this.onProgress = guarded(ctx.log, 'onProgress', options.onProgress);
     const { counters, slots, gate, hedger } = this;
+    const release = new RunRelease(ctx);
     const sender = new DocumentSender(
       ctx,
-      { control, counters, limit, slots, gate, hedger },
+      { control, counters, limit, slots, gate, hedger, release },
       options,
     );
     // the run's abort registry, as for ingestion: no listener per upload on the run's signal
@@ -68,7 +70,7 @@ export class BulkRun implements IngestRun {
       options.journal,
       options.dryRun === true,
     );
-    const flow = new DocumentFlow(ctx, control, sender, uploads, options);
+    const flow = new DocumentFlow(ctx, control, sender, uploads, release, options);
     const reportProgress = () => this.reportProgress();
     const parts = { control, counters, slots, gate, flow, reportProgress };
     this.loop = new PullLoop(parts, options, Math.max(256, limit.ceiling * 4), ctx.log);

@@ -19,6 +19,7 @@ import { neverReached, runStopping } from './refusals.js';
 import { BULK_DEFAULTS, classify, type Outcome, retryDelayMs } from './retry-policy.js';
 import type { RunControl } from './run-control.js';
 import type { RunLimit } from './run-limit.js';
+import type { RunRelease } from './run-release.js';
 import type { SlotHold, Slots } from './slots.js';
 
 /** How sending a document ended. */
@@ -39,6 +40,7 @@ export interface SenderParts {
   slots: Slots;
   gate: OutageGate;
   hedger: Hedger;
+  release: RunRelease;
 }
 
 const noop = (): void => undefined;
@@ -50,6 +52,7 @@ export class DocumentSender {
   private readonly slots: Slots;
   private readonly gate: OutageGate;
   private readonly attempt: HedgedAttempt;
+  private readonly release: RunRelease;
   private readonly requestGate: RequestGate | undefined;
   private readonly timeoutMs: number;
   private readonly retryForMs: number;
@@ -63,6 +66,7 @@ export class DocumentSender {
     this.limit = parts.limit;
     this.slots = parts.slots;
     this.gate = parts.gate;
+    this.release = parts.release;
     this.requestGate = options.requestGate;
     this.timeoutMs = options.timeoutMs ?? ctx.timeoutMs;
     this.retryForMs = options.retryForMs ?? BULK_DEFAULTS.retryForMs;
@@ -108,6 +112,7 @@ export class DocumentSender {
       }
       attempts++;
       this.counters.onWire++;
+      this.release.ask(); // answered while the document is on the wire
       const sentAt = performance.now();
       let outcome: Outcome;
       try {

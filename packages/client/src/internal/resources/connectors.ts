@@ -6,7 +6,7 @@
  * body carries a lower-case `access_type`; the association's also a `name`, as deployed servers
  * require one.
  */
-import { isRouteNotFound, ROUTE_VARIANTS } from '@kis/rules';
+import { isRouteNotFound, prunePatchValue, ROUTE_VARIANTS } from '@kis/rules';
 import type { AssociationResult, KisClient } from '../../kis-client.js';
 import type { RequestOptions } from '../../request-options.js';
 import type {
@@ -138,6 +138,23 @@ function getConnector(
   );
 }
 
+/**
+ * The `prune_freq` an update sends: the body's, else the connector's (read first), and 0 for
+ * null, since servers store 604800 for a null and so arm automatic prunes (rule book `pruning.ts`).
+ */
+async function pruneFreqToSend(
+  ctx: CallContext,
+  connectorId: number,
+  body: ConnectorCreateInput,
+  opts?: RequestOptions,
+): Promise<number> {
+  const given =
+    body.prune_freq !== undefined
+      ? body.prune_freq
+      : (await getConnector(ctx, connectorId, opts)).prune_freq;
+  return prunePatchValue(given);
+}
+
 /** A full replace with the create body, checked like a create (nothing sent when invalid). */
 async function updateConnector(
   ctx: CallContext,
@@ -147,9 +164,11 @@ async function updateConnector(
 ): Promise<Connector> {
   const params = { path: { connector_id: checkInt('connectorId', connectorId) } };
   await assertConnectorConfig(body.source, body.connector_specific_config);
+  const pruneFreq = await pruneFreqToSend(ctx, connectorId, body, opts);
   const sent = sentAsGiven<ConnectorCreateRequest>({
     ...body,
     access_type: lowerAccess(body.access_type),
+    prune_freq: pruneFreq,
   });
   return ctx.call(
     (fetch) =>

@@ -8,6 +8,8 @@ import type { RequestOptions } from '../../request-options.js';
 import type { CcPairFullInfo, CcPairStatus, ConnectorStatus } from '../../types.js';
 import { checkInt } from '../arguments.js';
 import type { CallContext } from '../call.js';
+import { previewPrune } from '../prune-preview.js';
+import { listConnectorDocuments } from './ingestion.js';
 import {
   attempts,
   errors,
@@ -151,6 +153,13 @@ export function pairsResource(ctx: CallContext): KisClient['pairs'] {
     attempts: (ccPairId, opts) => attempts(ctx, ccPairId, opts),
     errors: (ccPairId, opts) => errors(ctx, ccPairId, opts),
     prune: async (ccPairId, opts) => prune(ctx, ccPairId, opts),
+    async prunePreview(ccPairId, opts) {
+      const [pair, documents] = await Promise.all([
+        getPair(ctx, ccPairId, opts),
+        listConnectorDocuments(ctx, ccPairId, opts),
+      ]);
+      return previewPrune(pair, documents);
+    },
     lastPruned: async (ccPairId, opts) => lastPruned(ctx, ccPairId, opts),
     indexingStatus: async (filters, opts) => indexingStatus(ctx, filters, opts),
   };

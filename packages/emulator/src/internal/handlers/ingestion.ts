@@ -11,6 +11,7 @@ import {
   LIFECYCLE_ANSWERS,
   mayEditPair,
   PERMISSIONS,
+  pushUpdatedAt,
   storedDocumentId,
   toRfc3339,
 } from '@kis/rules';
@@ -146,8 +147,10 @@ export function prepareIngestion(
     metadata: document.metadata,
     primary_owners: document.primary_owners ?? null,
     secondary_owners: document.secondary_owners ?? null,
-    doc_updated_at:
-      document.doc_updated_at == null ? now.toISOString() : toRfc3339(document.doc_updated_at),
+    doc_updated_at: pushUpdatedAt(
+      document.doc_updated_at == null ? undefined : toRfc3339(document.doc_updated_at),
+      now,
+    ),
     chunk_count: behaviour.dropIngestionExtras ? null : (document.chunk_count ?? null),
     extra: extraFields(document, behaviour),
     from_ingestion_api: fromIngestionApi,

@@ -6,7 +6,7 @@
 // pair and is stamped anew. An `ingestion_api` connector cannot be built: its prune fails,
 // removing nothing and leaving `last_pruned`. Pairs are pruned on their own when their
 // connector's `prune_freq` passed (`autoPruneDueAt`). A deletion stops a running prune.
-import { autoPruneDueAt, fileConnectorListing, pruneListing } from '@kis/rules';
+import { autoPruneDueAt, prunedIds, pruneListing } from '@kis/rules';
 import type { Store } from '../store/index.js';
 import type { PairRecord } from '../store/pairs.js';
 import { earliest, type TaskContext } from './task-context.js';
@@ -23,10 +23,18 @@ function prune(ctx: TaskContext, pair: PairRecord): boolean {
   const listing = connector === undefined ? 'fails' : pruneListing(connector.source);
   if (listing === 'fails') return false;
   if (listing === 'source' || connector === undefined) return true;
-  const keep = new Set(fileConnectorListing(connector.connector_specific_config));
+  const docs = store.pairs.documentsOf(pair.id);
+  const config = connector.connector_specific_config;
+  const gone = new Set(
+    prunedIds(
+      connector.source,
+      config,
+      docs.map((d) => d.id),
+    ),
+  );
   const shared: number[] = [];
-  for (const doc of store.pairs.documentsOf(pair.id)) {
-    if (keep.has(doc.id)) continue;
+  for (const doc of docs) {
+    if (!gone.has(doc.id)) continue;
     if (!store.pairs.releaseDocument(pair.id, doc.seq, doc.owners)) shared.push(doc.seq);
   }
   writer.restamp(shared);

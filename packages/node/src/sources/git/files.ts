@@ -16,6 +16,7 @@ import {
 } from '../items.js';
 import { MAX_FILE_BYTES } from '../limits.js';
 import type { BlobReader } from './blobs.js';
+import type { CommitTimes } from './commit-times.js';
 import { GitSourceError } from './errors.js';
 
 /** A file of a commit to read: its path and blob id (and size, when listed). */
@@ -58,8 +59,8 @@ export interface FileContext {
   /** Put before each path to make its id: `<repository name>/` unless given. */
   idPrefix: string;
   link: readonly LinkPart[] | undefined;
-  /** The commit's date: the documents' `doc_updated_at`. */
-  updatedAt: string;
+  /** When each file last changed: its documents' `doc_updated_at`. */
+  times: CommitTimes;
   options: ItemOptions;
   /** Counts the files that failed for what they hold, once each. */
   failures: { count: number };
@@ -117,6 +118,7 @@ class GitFileItem implements SourceItem {
     this.fingerprint = `git:${file.blob}:${EXTRACTION_VERSION}:${context.stamp}`;
     this.#file = file;
     this.#context = context;
+    context.times.want(file.path);
   }
 
   async load(tools: IngestTools): Promise<IngestionDocumentInput> {
@@ -160,7 +162,7 @@ class GitFileItem implements SourceItem {
       options: context.options,
       metadata: { path, commit: context.commit },
       link: context.link ? linkOf(context.link, context, path) : undefined,
-      updatedAt: context.updatedAt,
+      updatedAt: await context.times.of(path),
     });
   }
 }

@@ -33,7 +33,12 @@ export interface ApplyCommandOptions {
   prune?: boolean;
   yes?: boolean;
   secretsFile?: string;
+  /** `--delete-pushed-documents`: apply updates that have the server prune documents away. */
+  deletePushedDocuments?: boolean;
 }
+
+/** The flag that lets an apply turn on prunes that delete documents. */
+const DELETE_PUSHED_FLAG = '--delete-pushed-documents';
 
 export function applyCommand({ act, command }: CommandEnv): Command {
   return command('apply')
@@ -44,6 +49,10 @@ export function applyCommand({ act, command }: CommandEnv): Command {
     .option('--dry-run', 'print the plan and change nothing')
     .option('--prune', 'also delete what the server has and the file does not (asks first)')
     .option('-y, --yes', 'do not ask before deleting (for --prune without a terminal)')
+    .option(
+      DELETE_PUSHED_FLAG,
+      'apply connector updates that leave automatic prunes on for pairs holding documents their connector does not list (the server would delete them)',
+    )
     .option(
       '--secrets-file <file>',
       'fingerprints of the credential values sent (default .kis/apply/<base URL>.json)',
@@ -57,7 +66,7 @@ export function applyCommand({ act, command }: CommandEnv): Command {
       ]) +
         `
 ${wrap(
-  "Connectors and credentials are matched on the server by name and source; a connector's pair by its connector and credential. Secrets are written as references to environment variables or files (see README) and never printed; they are compared with what kis sent before (fingerprints in --secrets-file), never with the server's masked answers. A failure part-way leaves a state the next apply finishes. The file's JSON Schema is @kis/spec/kis-file.schema.json. Exit code 0 when the server matches the file, 1 when a change failed, 2 for a problem in the file (every one is listed, nothing is sent), 3 when the server cannot be reached.",
+  "Connectors and credentials are matched on the server by name and source; a connector's pair by its connector and credential. Secrets are written as references to environment variables or files (see README) and never printed; they are compared with what kis sent before (fingerprints in --secrets-file), never with the server's masked answers. A failure part-way leaves a state the next apply finishes. A connector update always sends prune_freq (the file's, else the server's; null as 0, which servers keep as never, where they store a null as one week and start pruning). An update that leaves prunes on for a pair holding documents its connector does not list (every pushed document of a file connector) is refused (exit 2), naming the pairs and how many documents would go, unless --delete-pushed-documents is given. The file's JSON Schema is @kis/spec/kis-file.schema.json. Exit code 0 when the server matches the file, 1 when a change failed, 2 for a problem in the file (every one is listed, nothing is sent), 3 when the server cannot be reached.",
 )}
 `,
     )
@@ -119,6 +128,14 @@ export function planLines(plan: ApplyPlan, paint: Output['out'], verbose: boolea
     `Plan: ${n.create} to create, ${n.update} to update, ${n.delete} to delete, ${n.unchanged} unchanged, ${n.keep} on the server only.`,
   );
   return lines;
+}
+
+/** A warning per pair a planned update leaves to prunes that delete documents. */
+function pruneRiskLines(plan: ApplyPlan): string[] {
+  return plan.pruneRisks.map(
+    (r) =>
+      `connector "${r.connector}" (${r.source}): the update leaves automatic prunes on (prune_freq ${r.pruneFreq}), and a prune of pair ${r.ccPairId} deletes ${r.removes} of its ${r.documents} document(s), those its connector does not list`,
+  );
 }
 
 function confirmDeletes(ctx: Context, plan: ApplyPlan, yes: boolean): Promise<boolean> {
@@ -215,6 +232,7 @@ export async function runApply(ctx: Context, options: ApplyCommandOptions): Prom
   for (const c of plan.changes) out.result({ plan: c });
   for (const line of planLines(plan, out.out, out.mode.verbose)) out.human(line);
   for (const w of [...plan.warnings, ...(await nameWarnings(client, baseUrl, plan))]) out.warn(w);
+  for (const w of pruneRiskLines(plan)) out.warn(w);
   if (options.dryRun || plan.empty) {
     out.result({ summary: { ...plan.counts, applied: false } });
     if (plan.empty) out.human('Nothing to change.');
@@ -222,12 +240,20 @@ export async function runApply(ctx: Context, options: ApplyCommandOptions): Prom
     if (plan.empty) idLines(ctx, plan);
     return ExitCode.Ok;
   }
+  if (plan.pruneRisks.length > 0 && options.deletePushedDocuments !== true) {
+    out.error(
+      `the plan turns on automatic prunes that would delete documents (above); nothing was changed: pass ${DELETE_PUSHED_FLAG} to apply it anyway, or set prune_freq: null for those connectors`,
+    );
+    out.result({ summary: { ...plan.counts, applied: false, pruneRisks: plan.pruneRisks } });
+    return ExitCode.Usage;
+  }
   if (!(await confirmDeletes(ctx, plan, options.yes === true))) {
     out.error('nothing was changed');
     return ExitCode.Usage;
   }
   const result = await apply(client, plan, {
     secrets,
+    deletePushedDocuments: options.deletePushedDocuments === true,
     onChange: (step) => {
       if (step.ok) out.info(stepLine(step));
     },

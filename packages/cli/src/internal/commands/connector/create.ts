@@ -3,7 +3,12 @@
  * created, the two associated) of one connector from the flags, or of each entry of `--from FILE`.
  */
 import { type ConnectorCreateRequest, connectorConfigIssues, type KisClient } from '@kis/client';
-import { DEFAULT_CREDENTIAL_ID, SOURCES_WITHOUT_CREDENTIAL } from '@kis/rules';
+import {
+  DEFAULT_CREDENTIAL_ID,
+  PUSH_ONLY_SOURCE,
+  pruneListing,
+  SOURCES_WITHOUT_CREDENTIAL,
+} from '@kis/rules';
 import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { collect, intArg } from '../../arg-parsers.js';
@@ -26,12 +31,35 @@ import { TakenNames } from '../../taken-names.js';
 /** "Sources that need no credential use the default empty credential 0: ingestion_api, web, …". */
 const NO_CREDENTIAL_TEXT = `Sources that need no credential use the default empty credential ${DEFAULT_CREDENTIAL_ID}: ${SOURCES_WITHOUT_CREDENTIAL.join(', ')}.`;
 
+const FOR_INGESTION_TEXT = `For documents you push (kis ingest, kis sync), use --for-ingestion: a connector of source ${PUSH_ONLY_SOURCE} (config {}, refresh_freq and prune_freq null) with credential ${DEFAULT_CREDENTIAL_ID}. No connector run indexes its pair and no prune empties it (servers fail its prune, deleting nothing). A file connector with "file_locations": [] also takes pushed documents, but a prune of its pair, by hand or on its own once its prune_freq is set, deletes every one of them: kis warns when one is created.`;
+
+/** Flags that describe the connector --for-ingestion sets up itself. */
+const NOT_WITH_FOR_INGESTION = [
+  ['source', '--source'],
+  ['config', '--config'],
+  ['from', '--from'],
+  ['refreshFreq', '--refresh-freq'],
+  ['pruneFreq', '--prune-freq'],
+  ['credential', '--credential'],
+] as const;
+
+/** The warning for a connector whose prunes delete what is pushed into its pair (file). */
+function pruneWarning(source: string): string | undefined {
+  return pruneListing(source) === 'file-locations'
+    ? `a prune of a ${source} connector's pair deletes every document pushed into it that its file_locations do not list (every one with []); for a pair to push into, use --for-ingestion`
+    : undefined;
+}
+
 export function createCommand({ act, command }: CommandEnv): Command {
   return command('create')
     .description(
       'create a connector, find or take its credential and associate them (the three-step set-up); prints the connector, credential and cc pair ids',
     )
     .option('--name <name>', 'display name of the connector (default: SOURCE-YYYYMMDD-HHMMSS, UTC)')
+    .option(
+      '--for-ingestion',
+      `a pair to push documents into: a ${PUSH_ONLY_SOURCE} connector with no refresh and no prune, which no connector run or prune can empty (instead of --source and its config)`,
+    )
     .option('--source <source>', 'DocumentSource value, e.g. jira, file, web (see `kis sources`)')
     .option('--config <json>', 'connector_specific_config: inline JSON, @file.json or @file.yaml')
     .option(
@@ -60,6 +88,7 @@ export function createCommand({ act, command }: CommandEnv): Command {
     .addHelpText(
       'after',
       EXAMPLES([
+        'kis connector create --for-ingestion --name "Team docs"',
         'kis connector create --name "Project A" --source jira --set jira_base_url=https://jira.example.com --set project_key=A --refresh-freq 3600 --prune-freq 86400',
         'kis connector create --name site --source web --config @web.yaml --credential 0',
         'kis connector create --from projects.yaml --source jira --credential 7',
@@ -67,6 +96,8 @@ export function createCommand({ act, command }: CommandEnv): Command {
       ]) +
         `
 ${wrap(NO_CREDENTIAL_TEXT)}
+
+${wrap(FOR_INGESTION_TEXT)}
 
 A --from file is a list (or {"connectors": [...]}) of entries with the keys name, source,
 connector_specific_config (or config), input_type, access_type, refresh_freq, prune_freq and
@@ -82,6 +113,8 @@ name would then fit two pairs. --allow-duplicate-name creates it anyway.
 
 export interface ConnectorCreateOptions {
   name?: string;
+  /** `--for-ingestion`: a pair to push into (`setupIngestionPair`). */
+  forIngestion?: boolean;
   source?: string;
   config?: string;
   /** `--set key=value` items, typed by the source's fields. */
@@ -260,10 +293,63 @@ const FLAG_NAMES = {
   credential: '--credential',
 } as const;
 
+/** `--for-ingestion`: an ingestion pair named `--name` (or after the source and the time). */
+async function createForIngestion(
+  ctx: Context,
+  options: ConnectorCreateOptions,
+): Promise<ExitCodeValue> {
+  for (const [key, flag] of NOT_WITH_FOR_INGESTION) {
+    // commander gives --credential its default: only another value is a conflict
+    const given = key === 'credential' ? options.credential !== 'auto' : options[key] !== undefined;
+    if (given && options[key] !== undefined) {
+      throw new UsageError(
+        `--for-ingestion: cannot be used with ${flag} (it sets up an ${PUSH_ONLY_SOURCE} connector, its config, frequencies and credential itself)`,
+      );
+    }
+  }
+  if ((options.set ?? []).length > 0) {
+    throw new UsageError('--for-ingestion: cannot be used with --set (its config is {})');
+  }
+  const spec = buildSpec(
+    '',
+    {
+      name: options.name ?? defaultName(PUSH_ONLY_SOURCE),
+      source: PUSH_ONLY_SOURCE,
+      config: {},
+      inputType: 'load_state',
+      accessType: options.accessType,
+      refreshFreq: undefined,
+      pruneFreq: undefined,
+      credential: DEFAULT_CREDENTIAL_ID,
+    },
+    FLAG_NAMES,
+  );
+  const { name, access_type } = spec.connector;
+  const client = await ctx.client();
+  const refusal = await nameTaken(takenNames(ctx, client, options), spec, FLAG_NAMES.name);
+  if (refusal !== undefined) throw new UsageError(refusal);
+  const result = await client.setupIngestionPair({ name, access_type });
+  ctx.out.result(
+    {
+      connector_id: result.connectorId,
+      credential_id: result.credentialId,
+      cc_pair_id: result.ccPairId,
+    },
+    [
+      `Created connector "${name}" (source ${PUSH_ONLY_SOURCE}): a pair to push into, which no connector run or prune empties`,
+      `  connector_id:  ${result.connectorId}`,
+      `  credential_id: ${result.credentialId}`,
+      `  cc_pair_id:    ${result.ccPairId ?? '(not returned by the server)'}`,
+    ],
+  );
+  return ExitCode.Ok;
+}
+
 export async function runConnectorCreate(
   ctx: Context,
   options: ConnectorCreateOptions,
 ): Promise<ExitCodeValue> {
+  if (options.forIngestion === true) return createForIngestion(ctx, options);
   if (options.from !== undefined) return createFromFile(ctx, options.from, options);
   if (options.source === undefined) {
     throw new UsageError(
@@ -296,6 +382,8 @@ export async function runConnectorCreate(
     connector: spec.connector,
     credential: spec.credential,
   });
+  const warning = pruneWarning(spec.connector.source);
+  if (warning !== undefined) ctx.out.warn(warning);
   ctx.out.result(
     {
       connector_id: result.connectorId,
@@ -431,6 +519,8 @@ async function createFromFile(
         credential: spec.credential,
       });
       created++;
+      const warning = pruneWarning(spec.connector.source);
+      if (warning !== undefined) out.warn(`${spec.connector.name}: ${warning}`);
       out.result(
         {
           name: spec.connector.name,

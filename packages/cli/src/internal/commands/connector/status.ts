@@ -4,7 +4,13 @@
  * no attempt is running (or waiting).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CcPairFullInfo, IndexAttempt, IndexingError, KisClient } from '@kis/client';
+import {
+  APIError,
+  type CcPairFullInfo,
+  type IndexAttempt,
+  type IndexingError,
+  type KisClient,
+} from '@kis/client';
 import { isAttemptRunning, isAttemptSuccessful } from '@kis/rules';
 import type { Command } from 'commander';
 import type { CommandEnv } from '../../action.js';
@@ -12,6 +18,7 @@ import { durationArg } from '../../arg-parsers.js';
 import type { Context } from '../../context.js';
 import { ExitCode, type ExitCodeValue } from '../../errors.js';
 import { type InterruptSource, onInterrupts } from '../../interrupts.js';
+import { repairLine } from '../../model-switch-lines.js';
 import type { Output } from '../../output.js';
 import { pairCall } from '../../pair-errors.js';
 import { pairLabel, resolvePairIds } from '../../pair-ref.js';
@@ -37,7 +44,7 @@ export function statusCommand({ act, interrupts, command }: CommandEnv): Command
           'kis connector status "Project A" --watch',
           'kis --json connector status 5',
         ],
-        'With --watch a line is printed each time the status, the newest attempt or its documents change, and the exit code says how the newest attempt ended (0 success, 1 failed or canceled; 130 on Ctrl-C).',
+        'With --watch a line is printed each time the status, the newest attempt or its documents change, and the exit code says how the newest attempt ended (0 success, 1 failed or canceled; 130 on Ctrl-C). A model switch in progress is said on stderr, with what it means for pushed documents (the legacy flow leaves them out of the new index unless pushed again) and what kis verify --repair does about it.',
       ),
     )
     .action(
@@ -203,6 +210,32 @@ async function watch(
 }
 
 /**
+ * Says a model switch is in progress and what it means for pushed documents (the client's notice)
+ * and for `kis verify --repair`; a server without search settings says nothing.
+ */
+async function warnOfModelSwitch(ctx: Context, client: KisClient): Promise<void> {
+  let notice: Awaited<ReturnType<KisClient['searchSettings']['switchInProgress']>>;
+  try {
+    notice = await client.searchSettings.switchInProgress();
+  } catch (error) {
+    if (APIError.isInstance(error)) return; // not served here, or not to this key: no warning
+    throw error;
+  }
+  if (notice === null) return;
+  ctx.out.result({
+    model_switch: {
+      model_name: notice.settings.model_name,
+      flow: notice.flow,
+      switchover: notice.switchover,
+      pushed_documents: notice.pushedDocuments,
+      message: notice.message,
+    },
+  });
+  ctx.out.warn(notice.message);
+  ctx.out.info(`  ${repairLine(notice)}`);
+}
+
+/**
  * `kis connector status PAIR [--watch]`. Exit 0; with --watch, 0 when the newest attempt ended
  * well (or there is none), 1 when it failed or was canceled, 130 when interrupted.
  */
@@ -219,6 +252,7 @@ export async function runConnectorStatus(
   const read = () => readSnapshot(client, id, baseUrl);
   const start = await read();
   print(ctx.out, start);
+  await warnOfModelSwitch(ctx, client);
   if (!options.watch) return ExitCode.Ok;
   const { last, interrupted } = await watch(ctx, read, start, options, interrupts);
   if (interrupted) return ExitCode.Interrupted;
