@@ -10,6 +10,7 @@ import { failing, type ItemOptions, type SourceItem } from '../items.js';
 import type { RunOutcome, SourceStateStore } from '../source-state.js';
 import { createFilter } from '../walk.js';
 import { BlobReader } from './blobs.js';
+import { CommitTimes } from './commit-times.js';
 import { type TreeChanges, treeChanges } from './diff.js';
 import { GitSourceError } from './errors.js';
 import {
@@ -106,6 +107,8 @@ export function gitSource(options: GitSourceOptions): GitSource {
   let run: GitRun | undefined;
   let stateKey: string | undefined;
   let failures = { count: 0 };
+  /** When each file last changed, per commit read (a worker may read several). */
+  const times = new Map<string, CommitTimes>();
 
   const open = async () => {
     repo ??= await openRepository(options.repository, { cacheDir: options.cacheDir });
@@ -116,13 +119,18 @@ export function gitSource(options: GitSourceOptions): GitSource {
   const contextOf = (r: Repository, commit: Commit, ref: string): FileContext => {
     reader ??= new BlobReader(r);
     failures = { count: 0 };
+    let dated = times.get(commit.sha);
+    if (dated === undefined) {
+      dated = new CommitTimes(r, commit.sha, commit.date);
+      times.set(commit.sha, dated);
+    }
     return {
       reader,
       commit: commit.sha,
       ref,
       idPrefix,
       link,
-      updatedAt: commit.date,
+      times: dated,
       options: itemOptions,
       failures,
       stamp,
@@ -183,6 +191,10 @@ export function gitSource(options: GitSourceOptions): GitSource {
     yield* (await ahead.changes).changed;
   }
 
+  /** Whether the last reading (items, or files for queue jobs) got to the end: only then may the
+   * next run start from its commit. */
+  let readToEnd = false;
+
   return {
     get repository() {
       return repo?.shown ?? shownGiven;
@@ -200,6 +212,7 @@ export function gitSource(options: GitSourceOptions): GitSource {
       return (await resolveRef(r, options.ref ?? 'HEAD')).sha;
     },
     async *[Symbol.asyncIterator]() {
+      readToEnd = false;
       const { r, decided, commit } = await decide();
       const context = contextOf(r, commit, decided.ref);
       for await (const file of runFiles(r, decided)) {
@@ -208,6 +221,8 @@ export function gitSource(options: GitSourceOptions): GitSource {
         if (entry.kind === 'item') yield entry.item;
         else options.onIgnored?.(idPrefix + entry.path, entry.reason);
       }
+      context.times.complete();
+      readToEnd = true;
     },
     presentIds() {
       if (run?.mode !== 'incremental' || ahead === undefined) return undefined;
@@ -218,13 +233,15 @@ export function gitSource(options: GitSourceOptions): GitSource {
     },
     async finish(outcome) {
       if (!options.state || stateKey === undefined || run === undefined) return false;
-      if (outcome.aborted > 0 || outcome.stopped || outcome.cancelled) return false;
+      // a run stopped between documents aborts none of them, yet never read the rest
+      if (!readToEnd || outcome.aborted > 0 || outcome.stopped || outcome.cancelled) return false;
       if (outcome.failed > failures.count) return false;
       const value: GitCommitState = { v: 1, commit: run.commit };
       await options.state.recordState(stateKey, value);
       return true;
     },
     async *files() {
+      readToEnd = false;
       const { r, decided } = await decide();
       for await (const file of runFiles(r, decided)) {
         if (!accept([file.path])) continue;
@@ -232,6 +249,7 @@ export function gitSource(options: GitSourceOptions): GitSource {
         if (reason === undefined) yield file;
         else options.onIgnored?.(idPrefix + file.path, reason);
       }
+      readToEnd = true;
     },
     async *fileItems(files, at) {
       const r = await open();
@@ -241,6 +259,7 @@ export function gitSource(options: GitSourceOptions): GitSource {
         // one item per file named: what cannot be read fails alone, with why
         yield entry.kind === 'item' ? entry.item : failing(idPrefix + file.path, entry.reason);
       }
+      context.times.complete();
     },
     close() {
       reader?.close();

@@ -116,6 +116,9 @@ export function sqlSource(options: SqlSourceOptions): SqlSource {
   let window: SqlWindow | undefined;
   let key: string | undefined;
   let failures = { count: 0 };
+  /** Whether the last reading (rows, or key ranges for queue jobs) got to the end: only then
+   * may the cursor move on. */
+  let readToEnd = false;
 
   /** A session whose mapping is checked against the query's columns. */
   const begin = async (): Promise<{
@@ -164,6 +167,7 @@ export function sqlSource(options: SqlSourceOptions): SqlSource {
       return columns;
     },
     async *[Symbol.asyncIterator]() {
+      readToEnd = false;
       const { session, checked } = await begin();
       try {
         const decided = await decide(session, checked);
@@ -171,6 +175,7 @@ export function sqlSource(options: SqlSourceOptions): SqlSource {
         failures = rows.failures;
         const statement = rowsStatement(connection.dialect, inner, windowFilters(decided, checked));
         for await (const row of session.rows(statement, batch)) yield rows.itemOf(row);
+        readToEnd = true;
       } finally {
         await session.close();
       }
@@ -190,7 +195,8 @@ export function sqlSource(options: SqlSourceOptions): SqlSource {
     },
     async finish(outcome) {
       if (!state || key === undefined || window?.next === undefined) return false;
-      if (outcome.aborted > 0 || outcome.stopped || outcome.cancelled) return false;
+      // a run stopped between documents aborts none of them, yet never read the rest
+      if (!readToEnd || outcome.aborted > 0 || outcome.stopped || outcome.cancelled) return false;
       if (outcome.failed > failures.count) return false;
       const column = mapping.updatedAt as string;
       const value: SqlCursorState = { v: 1, column, cursor: window.next };
@@ -198,6 +204,7 @@ export function sqlSource(options: SqlSourceOptions): SqlSource {
       return true;
     },
     async *ranges(size) {
+      readToEnd = false;
       const { session, checked } = await begin();
       try {
         const decided = await decide(session, checked);
@@ -210,6 +217,7 @@ export function sqlSource(options: SqlSourceOptions): SqlSource {
           batch,
         );
         yield* keyRanges(keys, size);
+        readToEnd = true;
       } finally {
         await session.close();
       }
