@@ -37,6 +37,7 @@ export {
   maySee,
   type OwningPair,
   PUBLIC_READER,
+  pairGrants,
   userReader,
 } from './document-access.js';
 export {
@@ -141,6 +142,7 @@ export {
   SWITCHOVER_TYPES,
   type SwitchoverType,
   swapWaitsForPorts,
+  switchKeepsPushed,
 } from './model-switch.js';
 export {
   accessFor,

@@ -8,6 +8,7 @@ import {
   NO_REINDEX_PROGRESS,
   type SwitchoverType,
   swapWaitsForPorts,
+  switchKeepsPushed,
 } from '../src/index.js';
 
 describe('model switch', () => {
@@ -44,5 +45,10 @@ describe('model switch', () => {
       failed: 0,
       paused: 0,
     });
+  });
+
+  it('pushed documents reach a new index by themselves through the port flow only', () => {
+    expect(switchKeepsPushed(true)).toBe(true);
+    expect(switchKeepsPushed(false)).toBe(false);
   });
 });
