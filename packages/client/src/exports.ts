@@ -75,6 +75,7 @@ export type {
   AdminSearchOptions,
   AssociationResult,
   BoostedOptions,
+  DocumentListing,
   DocumentSetListOptions,
   ErrorListOptions,
   GroupDocumentSetChange,

@@ -62,7 +62,9 @@ async function deleteDocument(
 }
 
 /** `kis.ingestion`. */
-export function ingestionResource(ctx: CallContext): KisClient['ingestion'] {
+export function ingestionResource(
+  ctx: CallContext,
+): Omit<KisClient['ingestion'], 'connectorDocuments'> {
   return {
     ingest: async (request, opts) => ingest(ctx, request, { ...opts }),
     list: async (opts) =>
