@@ -25,8 +25,10 @@ import { build } from 'esbuild';
 // book) added 2.4 kB to it. Three chunks stay apart, loaded on first use: the per-source
 // connector-config validators (26 kB, read when a connector or credential is created or checked),
 // `kis.doctor()` (4 kB, with the key-model checks), and the search, document-set and user-group
-// calls (2.2 kB, which apps that only ingest never make).
-export const BUDGET_BYTES = 37_500;
+// calls (2.2 kB, which apps that only ingest never make). `verifyPair` (a fourth chunk, 7 kB)
+// added 0.4 kB: its entry and names, and the rule-book modules it shares with the eager code,
+// which a bundler then splits into chunks of their own.
+export const BUDGET_BYTES = 37_800;
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -96,3 +96,18 @@ export type { Logger, LogLevel } from './logging.js';
 export type { RequestOptions, RetryEvent } from './request-options.js';
 export type * from './types.js';
 export type { UploadFile } from './upload-file.js';
+export { verifyPair } from './verify.js';
+export {
+  type CheckCounts,
+  type CheckOutcome,
+  type ModelSwitchState,
+  VERIFY_CHECKS,
+  VERIFY_REASONS,
+  type VerifyCheck,
+  type VerifyOptions,
+  type VerifyProgress,
+  type VerifyReason,
+  type VerifyResult,
+  type VerifyRun,
+  type VerifySummary,
+} from './verify-types.js';
