@@ -9,3 +9,11 @@ export function checkInt(name: string, value: unknown, min = 0): number {
   }
   return value;
 }
+
+/** A document id argument: the id the server stores (a non-empty string), else a TypeError. */
+export function checkId(documentId: unknown): string {
+  if (typeof documentId !== 'string' || documentId === '') {
+    throw new TypeError('documentId must be a non-empty string (the id the server stores)');
+  }
+  return documentId;
+}

@@ -7,9 +7,8 @@ import type { KisClient } from '../../kis-client.js';
 import type { RequestOptions } from '../../request-options.js';
 import type { BoostedOptions } from '../../search-options.js';
 import type { BoostDoc, StatusResponse } from '../../types.js';
-import { checkInt } from '../arguments.js';
+import { checkId, checkInt } from '../arguments.js';
 import type { CallContext } from '../call.js';
-import { checkId } from './documents.js';
 
 /** POST /manage/admin/doc-hidden. */
 function setHidden(

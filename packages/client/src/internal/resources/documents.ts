@@ -7,17 +7,9 @@
 import type { KisClient } from '../../kis-client.js';
 import type { RequestOptions } from '../../request-options.js';
 import type { ChunkInfo, DocumentSizeInfo } from '../../types.js';
-import { checkInt } from '../arguments.js';
+import { checkId, checkInt } from '../arguments.js';
 import type { CallContext } from '../call.js';
 import { onFirstUse } from '../on-first-use.js';
-
-/** A document id argument: the id the server stores (a non-empty string), else a TypeError. */
-export function checkId(documentId: unknown): string {
-  if (typeof documentId !== 'string' || documentId === '') {
-    throw new TypeError('documentId must be a non-empty string (the id the server stores)');
-  }
-  return documentId;
-}
 
 function sizeInfo(
   ctx: CallContext,
