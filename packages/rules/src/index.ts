@@ -44,6 +44,7 @@ export {
   DERIVED_ID_PREFIX,
   DocumentIdError,
   deriveDocumentId,
+  givenDocumentId,
   normalizeDocumentId,
   rawDerivedId,
   storedDocumentId,
