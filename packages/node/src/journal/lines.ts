@@ -4,7 +4,14 @@ export const JOURNAL_HEADER = { kis: 'ingest-journal', v: 1 } as const;
 
 export type JournalLine =
   | { kind: 'header' }
-  | { kind: 'ack'; id: string; hash: string; fingerprint: string | undefined }
+  | {
+      kind: 'ack';
+      id: string;
+      hash: string;
+      fingerprint: string | undefined;
+      /** The pair it was sent to: null for the server's default, undefined when not written. */
+      ccPairId: number | null | undefined;
+    }
   | { kind: 'upload'; sha256: string; fileId: string }
   | { kind: 'state'; key: string; value: unknown }
   | { kind: 'blank' };
@@ -14,7 +21,7 @@ export type JournalLine =
  * out, which for a journal of millions of lines is much cheaper than parsing each as JSON.
  */
 const RECORD =
-  /^\{"id":"([^"\\]*)","hash":"([^"\\]*)","status":"[a-z]+",(?:"ccPairId":(?:\d+|null),)?"at":"[^"\\]*"(?:,"fp":"([^"\\]*)")?\}$/;
+  /^\{"id":"([^"\\]*)","hash":"([^"\\]*)","status":"[a-z]+",(?:"ccPairId":(\d+|null),)?"at":"[^"\\]*"(?:,"fp":"([^"\\]*)")?\}$/;
 
 /** Line `number` (1-based) of journal `path`, read; throws naming the line when it is damaged. */
 export function readJournalLine(line: string, number: number, path: string): JournalLine {
@@ -29,7 +36,14 @@ export function readJournalLine(line: string, number: number, path: string): Jou
   if (line === '') return { kind: 'blank' };
   const record = RECORD.exec(line);
   if (record) {
-    return { kind: 'ack', id: record[1] ?? '', hash: record[2] ?? '', fingerprint: record[3] };
+    const pair = record[3];
+    return {
+      kind: 'ack',
+      id: record[1] ?? '',
+      hash: record[2] ?? '',
+      fingerprint: record[4],
+      ccPairId: pair === undefined ? undefined : pair === 'null' ? null : Number(pair),
+    };
   }
   let entry: Record<string, unknown>;
   try {
@@ -40,12 +54,13 @@ export function readJournalLine(line: string, number: number, path: string): Jou
     );
   }
   if (typeof entry.id === 'string' && typeof entry.hash === 'string') {
-    const fp = entry.fp;
+    const { fp, ccPairId } = entry;
     return {
       kind: 'ack',
       id: entry.id,
       hash: entry.hash,
       fingerprint: typeof fp === 'string' ? fp : undefined,
+      ccPairId: typeof ccPairId === 'number' || ccPairId === null ? ccPairId : undefined,
     };
   }
   if (typeof entry.upload === 'string' && typeof entry.fileId === 'string') {
