@@ -270,7 +270,7 @@ const LAYOUT: Record<string, readonly string[]> = {
     'watch.ts',
   ],
   upload: ['index.ts'],
-  verify: ['as-key.ts', 'index.ts', 'report.ts', 'source.ts'],
+  verify: ['as-key.ts', 'index.ts', 'report.ts', 'server-refusal.ts', 'source.ts'],
   worker: ['index.ts'],
 };
 const COMMANDS_DIR = fileURLToPath(new URL('../src/internal/commands/', import.meta.url));

@@ -7,6 +7,8 @@
  * the pair's access changes behind the server's back; the key never appears in any output.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createKisClient } from '@kis/client';
 import { writeTree } from '@kis/test-support';
@@ -198,6 +200,23 @@ describe('kis verify', () => {
     expect((await run(['verify', '--cc-pair', id, '--checks', 'visible'])).code).toBe(2);
     const refused = await run(['verify', '--cc-pair', id], { KIS_API_KEY: 'not-a-key-0123456789' });
     expect(refused.code).toBe(3);
+    // a server with none of the routes kis verify reads (one that follows the seed)
+    const bare = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"detail":"Not Found"}');
+    });
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const { port } = bare.address() as AddressInfo;
+    try {
+      const seedServer = await run(['verify', '--cc-pair', id], {
+        KIS_BASE_URL: `http://127.0.0.1:${port}/api`,
+      });
+      expect(seedServer.code).toBe(3);
+      expect(seedServer.stderr).toContain('lacks a route kis verify reads');
+    } finally {
+      bare.closeAllConnections();
+      bare.close();
+    }
   });
 
   it.runIf(testProfile() === 'deployed')(

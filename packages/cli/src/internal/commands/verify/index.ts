@@ -23,6 +23,7 @@ import { addReadOptions, type ReadFlags } from '../../run-options.js';
 import { openRunJournal } from '../../run-setup.js';
 import { asKeyClient } from './as-key.js';
 import { printReport, resultLine, summaryObject, writeReport } from './report.js';
+import { serverRefusal } from './server-refusal.js';
 import { verifiedSource } from './source.js';
 
 export interface VerifyCommandOptions extends ReadFlags {
@@ -205,7 +206,7 @@ export async function runVerify(
   } catch (error) {
     progress.stop();
     journal?.journal.close();
-    throw error;
+    throw serverRefusal(error, baseUrl) ?? error;
   }
   const interruption = onInterrupts(interrupts, {
     first: () => {
@@ -220,6 +221,8 @@ export async function runVerify(
   try {
     for await (const result of run) if (!result.ok) out.result(resultLine(result));
     summary = await run.summary;
+  } catch (error) {
+    throw serverRefusal(error, baseUrl) ?? error;
   } finally {
     interruption.off();
     progress.stop();
