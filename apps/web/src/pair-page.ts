@@ -1,6 +1,6 @@
 // The pair page: one connector/credential pair with its status, its latest index attempts and
-// unresolved errors, and buttons to run it, pause or resume it and delete it (after a
-// confirmation). It follows the pair while an attempt runs or its deletion goes on. Everything
+// unresolved errors, buttons to run it, pause or resume it and delete it (after a
+// confirmation), and the verification of its documents (verify-panel.ts). It follows the pair while an attempt runs or its deletion goes on. Everything
 // goes through @kis/client; what a status means comes from the rule book (@kis/rules).
 import {
   type CcPairFullInfo,
@@ -12,6 +12,7 @@ import {
 } from '@kis/client';
 import { denialOf, isAttemptRunning, isIndexable, permissionFor } from '@kis/rules';
 import { byId, clearInvalid, element, markInvalid, setStatus } from './dom.js';
+import { VerifyPanel } from './verify-panel.js';
 
 const ATTEMPTS_SHOWN = 10;
 const ERRORS_SHOWN = 20;
@@ -69,6 +70,7 @@ export class PairPage {
   private readonly attemptsTable = byId('pair-attempts', HTMLTableElement);
   private readonly errorsTable = byId('pair-errors', HTMLTableElement);
   private readonly errorsNone = byId('pair-errors-none', HTMLElement);
+  private readonly verifyPanel = new VerifyPanel();
 
   private kis: KisClient | undefined;
   private shown: Snapshot | undefined;
@@ -94,6 +96,7 @@ export class PairPage {
   /** The client to use (undefined: disconnected, the page is emptied). */
   setClient(client: KisClient | undefined): void {
     this.kis = client;
+    this.verifyPanel.setClient(client);
     this.loadButton.disabled = client === undefined;
     if (client === undefined) this.close();
   }
@@ -238,6 +241,7 @@ export class PairPage {
     this.toggleButton.disabled = gone;
     this.toggleButton.textContent = resumable ? 'Resume' : 'Pause';
     this.deleteButton.disabled = gone;
+    this.verifyPanel.show(pair.id);
     this.view.hidden = false;
   }
 

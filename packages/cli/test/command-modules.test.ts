@@ -19,6 +19,7 @@ import { queueCommand } from '../src/internal/commands/queue/index.js';
 import { sourcesCommand } from '../src/internal/commands/sources/index.js';
 import { syncCommand } from '../src/internal/commands/sync/index.js';
 import { uploadCommand } from '../src/internal/commands/upload/index.js';
+import { verifyCommand } from '../src/internal/commands/verify/index.js';
 import { workerCommand } from '../src/internal/commands/worker/index.js';
 import type { Io } from '../src/internal/output.js';
 import { createProgram } from '../src/internal/program.js';
@@ -190,6 +191,25 @@ const PINNED: Record<string, readonly string[]> = {
     '--host <host> = "127.0.0.1"',
     '--read-only',
   ],
+  verify: [
+    '[paths...]',
+    '--source <source>',
+    '--include <glob> = []',
+    '--exclude <glob> = []',
+    '--base-dir <dir>',
+    '--cc-pair <id>',
+    '--as <env>',
+    '--checks <list>',
+    '--sample <n>',
+    '--seed <n>',
+    '--repair',
+    '--journal <file>',
+    '--no-journal',
+    '--from-journal',
+    '--report <file>',
+    '-c, --concurrency <n> = 16',
+    '--max-ids <n> = 1000',
+  ],
   'docs|doc': [],
   'docs list': ['--cc-pair <id>'],
   'docs delete': ['<ids...>'],
@@ -219,6 +239,7 @@ const MODULES: readonly [string, CommandBuilder][] = [
   ['sync', syncCommand],
   ['worker', workerCommand],
   ['queue', queueCommand],
+  ['verify', verifyCommand],
   ['docs', docsCommand],
   ['emulator', emulatorCommand],
   ['apply', applyCommand],
@@ -288,6 +309,7 @@ const LAYOUT: Record<string, readonly string[]> = {
     'watch.ts',
   ],
   upload: ['index.ts'],
+  verify: ['as-key.ts', 'index.ts', 'report.ts', 'server-refusal.ts', 'source.ts'],
   worker: ['connections.ts', 'index.ts'],
 };
 const COMMANDS_DIR = fileURLToPath(new URL('../src/internal/commands/', import.meta.url));
@@ -454,6 +476,7 @@ describe('one module per command', () => {
       'sync',
       'worker',
       'queue',
+      'verify',
       'docs|doc',
       'emulator',
       'apply',

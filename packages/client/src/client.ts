@@ -140,7 +140,11 @@ export function createKisClientWith(options: KisClientOptions, platform: Platfor
   const connectors = connectorsResource(ctx);
   const credentials = credentialsResource(ctx);
   const files = filesResource(ctx);
-  const ingestion = ingestionResource(ctx);
+  const ingestion = {
+    ...ingestionResource(ctx),
+    // the listing read one document at a time loads with the verification calls
+    ...onFirstUse(async () => (await scoping()).listingResource(ctx), ['connectorDocuments']),
+  };
   const identity = identityResource(ctx);
   const pairs = pairsResource(ctx);
   const searchSettings = onFirstUse(

@@ -75,6 +75,7 @@ export type {
   AdminSearchOptions,
   AssociationResult,
   BoostedOptions,
+  DocumentListing,
   DocumentSetListOptions,
   ErrorListOptions,
   GroupDocumentSetChange,
@@ -99,3 +100,18 @@ export type { PrunePreview } from './prune-preview.js';
 export type { RequestOptions, RetryEvent } from './request-options.js';
 export type * from './types.js';
 export type { UploadFile } from './upload-file.js';
+export { verifyPair } from './verify.js';
+export {
+  type CheckCounts,
+  type CheckOutcome,
+  type ModelSwitchState,
+  VERIFY_CHECKS,
+  VERIFY_REASONS,
+  type VerifyCheck,
+  type VerifyOptions,
+  type VerifyProgress,
+  type VerifyReason,
+  type VerifyResult,
+  type VerifyRun,
+  type VerifySummary,
+} from './verify-types.js';

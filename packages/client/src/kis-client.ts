@@ -193,6 +193,12 @@ export interface IngestDocumentResult {
   alreadyExisted: boolean;
 }
 
+/** A pair's listing, parsed one document at a time (`kis.ingestion.connectorDocuments`). */
+export interface DocumentListing extends Iterable<IngestedDocumentSummary> {
+  /** How many documents it lists. */
+  readonly count: number;
+}
+
 export interface KisClient {
   /** The normalized base URL (no trailing slash). */
   readonly baseUrl: string;
@@ -534,6 +540,12 @@ export interface KisClient {
       ccPairId: number,
       options?: RequestOptions,
     ): Promise<IngestedDocumentSummary[]>;
+    /**
+     * GET /svc-api/connector-docs/{ccPairId}, read one document at a time: servers answer the
+     * whole listing at once, so its bytes are kept and each document is parsed as the loop
+     * reaches it (for pairs of many documents; `listConnectorDocuments` parses them all).
+     */
+    connectorDocuments(ccPairId: number, options?: RequestOptions): Promise<DocumentListing>;
   };
   /** GET /version: the server's release, or null when it has no such route (seed servers). */
   version(options?: RequestOptions): Promise<ServerVersion | null>;

@@ -103,6 +103,16 @@ export type {
   SyncSession,
   SyncSummary,
 } from './sync/types.js';
+export {
+  type NodeVerifyOptions,
+  type NodeVerifyRun,
+  type NodeVerifySummary,
+  type RepairOptions,
+  type RepairSummary,
+  SWITCH_REPUSH_STATE,
+  verify,
+} from './verify/index.js';
+export { type JournalItemsOptions, journalItems } from './verify/journal-items.js';
 
 /**
  * Read a file for `files.upload`/`files.uploadImage`/`credentials.updatePrivateKey`: its bytes,

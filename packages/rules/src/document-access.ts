@@ -75,3 +75,12 @@ export function callerReaders(
 export function maySee(readers: readonly string[], caller: readonly string[]): boolean {
   return caller.some((c) => readers.includes(c));
 }
+
+/**
+ * True when one pair that holds a document lets a caller see it. Readers are a union over the
+ * pairs (`documentReaders`) and a caller needs one of them, so a caller sees a document exactly
+ * when one of its pairs grants it: who sees a document follows from its pairs one at a time.
+ */
+export function pairGrants(pair: OwningPair, caller: readonly string[], edition: Edition): boolean {
+  return maySee(documentReaders([pair], edition), caller);
+}

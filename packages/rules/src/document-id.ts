@@ -42,6 +42,19 @@ export function normalizeDocumentId(id: string): string {
 }
 
 /**
+ * An id to give for a document a server stores as `storedId` (what ingestion answered, what a
+ * listing or a journal holds): `normalizeDocumentId` of it is `storedId` again. Percent-decoding
+ * undoes the encoding exactly; spaces were already `_`.
+ */
+export function givenDocumentId(storedId: string): string {
+  try {
+    return decodeURIComponent(storedId);
+  } catch {
+    return storedId; // not an encoding servers produce: given as it is
+  }
+}
+
+/**
  * The id a server derives for a document sent without `id`:
  * `deriveDocumentId('Q3 report / draft')` is `'ingestion_api_Q3_report_%2F_draft'`.
  */

@@ -37,12 +37,14 @@ export {
   maySee,
   type OwningPair,
   PUBLIC_READER,
+  pairGrants,
   userReader,
 } from './document-access.js';
 export {
   DERIVED_ID_PREFIX,
   DocumentIdError,
   deriveDocumentId,
+  givenDocumentId,
   normalizeDocumentId,
   rawDerivedId,
   storedDocumentId,
@@ -144,6 +146,7 @@ export {
   type SwitchoverType,
   swapWaitsForPorts,
   switchFlow,
+  switchKeepsPushed,
 } from './model-switch.js';
 export {
   accessFor,

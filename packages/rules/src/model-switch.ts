@@ -51,6 +51,16 @@ export function legacyIndexesSource(source: string): boolean {
 }
 
 /**
+ * True when pushed documents reach a switch's new index without being pushed again: the port flow
+ * copies them; the legacy flow indexes only what connectors enumerate, and no connector enumerates
+ * a pushed document (push-only pairs are never indexed, `docprocessing/utils.py:256-262`; a file
+ * connector lists its `file_locations`, `connectors/file/connector.py:282-373`).
+ */
+export function switchKeepsPushed(usePortFlow: boolean): boolean {
+  return usePortFlow;
+}
+
+/**
  * True when the swap waits for every in-scope pair: `reindex` and `active_only` swap once all
  * ports succeeded; `instant` swaps at once and keeps back-filling the live index
  * (`swap_index.py:255-302`).

@@ -2,7 +2,13 @@
 // from the pairs that hold it, and the access strings a caller matches with. Written out from
 // compat notes §2.
 import { describe, expect, it } from 'vitest';
-import { callerReaders, documentReaders, maySee, type OwningPair } from '../src/index.js';
+import {
+  callerReaders,
+  documentReaders,
+  maySee,
+  type OwningPair,
+  pairGrants,
+} from '../src/index.js';
 
 const pair = (over: Partial<OwningPair>): OwningPair => ({
   status: 'ACTIVE',
@@ -66,5 +72,27 @@ describe('a caller', () => {
     expect(maySee(['user_email:API_KEY__ci@u1.apikey'], me)).toBe(true);
     expect(maySee(['user_email:other@x', 'group:Sales'], me)).toBe(false);
     expect(maySee([], me)).toBe(false);
+  });
+});
+
+describe('a pair granting a caller', () => {
+  const me = callerReaders('me@x', ['Eng'], 'enterprise');
+  it.each<[string, OwningPair, boolean]>([
+    ['a public pair grants everyone', pair({ access_type: 'public' }), true],
+    ['a private pair grants its credential owner', pair({ credential_owner_email: 'me@x' }), true],
+    ['a private pair of another owner does not', pair({}), false],
+    ['a private pair grants its groups', pair({ group_names: ['Eng'] }), true],
+    ['a sync pair grants nobody', pair({ access_type: 'sync', group_names: ['Eng'] }), false],
+    ['a deleting pair grants nobody', pair({ status: 'DELETING', access_type: 'public' }), false],
+  ])('%s', (_, owner, granted) => {
+    expect(pairGrants(owner, me, 'enterprise')).toBe(granted);
+  });
+
+  it('a document is seen when one of its pairs grants it: the union, one pair at a time', () => {
+    const owners = [pair({}), pair({ group_names: ['Eng'] })];
+    expect(maySee(documentReaders(owners, 'enterprise'), me)).toBe(
+      owners.some((p) => pairGrants(p, me, 'enterprise')),
+    );
+    expect(pairGrants(pair({ group_names: ['Eng'] }), me, 'community')).toBe(false);
   });
 });

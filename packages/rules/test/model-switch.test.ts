@@ -9,6 +9,7 @@ import {
   type SwitchoverType,
   swapWaitsForPorts,
   switchFlow,
+  switchKeepsPushed,
 } from '../src/index.js';
 
 describe('model switch', () => {
@@ -55,5 +56,10 @@ describe('model switch', () => {
       failed: 0,
       paused: 0,
     });
+  });
+
+  it('pushed documents reach a new index by themselves through the port flow only', () => {
+    expect(switchKeepsPushed(true)).toBe(true);
+    expect(switchKeepsPushed(false)).toBe(false);
   });
 });

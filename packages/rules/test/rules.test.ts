@@ -10,6 +10,7 @@ import {
   deriveDocumentId,
   extensionsFor,
   fileKindOf,
+  givenDocumentId,
   ingestionPairId,
   isMaskedValue,
   isNotAuthenticated,
@@ -44,6 +45,12 @@ describe('document ids', () => {
   ])('stores %j as %j', (given, stored) => {
     expect(normalizeDocumentId(given)).toBe(stored);
     expect(storedDocumentId(given, 'ignored')).toBe(stored);
+    // a stored id given again is stored as itself
+    expect(normalizeDocumentId(givenDocumentId(stored))).toBe(stored);
+  });
+
+  it('an id that is no percent-encoding servers produce is given as it is', () => {
+    expect(givenDocumentId('50%_off')).toBe('50%_off');
   });
 
   it.each([

@@ -16,6 +16,8 @@ const USES = {
   ingest: { doing: 'kis ingest into', purpose: 'ingestDocument', sends: true },
   sync: { doing: 'kis sync into', purpose: 'ingestDocument', sends: true },
   'docs list': { doing: 'kis docs list of', purpose: 'listConnectorDocuments', sends: false },
+  verify: { doing: 'kis verify of', purpose: 'listConnectorDocuments', sends: false },
+  'verify --repair': { doing: 'kis verify --repair of', purpose: 'ingestDocument', sends: true },
 } as const;
 
 export type PairCommand = keyof typeof USES;

@@ -37,6 +37,7 @@ const COMMANDS: readonly CommandEntry[] = [
   { name: 'sync', load: async () => (await import('./commands/sync/index.js')).syncCommand },
   { name: 'worker', load: async () => (await import('./commands/worker/index.js')).workerCommand },
   { name: 'queue', load: async () => (await import('./commands/queue/index.js')).queueCommand },
+  { name: 'verify', load: async () => (await import('./commands/verify/index.js')).verifyCommand },
   {
     name: 'docs',
     aliases: ['doc'],

@@ -34,4 +34,5 @@ ${EXAMPLES([
   'export KIS_BASE_URL=http://127.0.0.1:8080/api KIS_API_KEY=…',
   'kis connector create --name docs --source file --config \'{"file_locations": []}\'',
   'kis ingest ./docs --cc-pair 2 --journal .kis/docs.jsonl',
+  'kis verify ./docs --cc-pair 2 --journal .kis/docs.jsonl',
 ])}`;

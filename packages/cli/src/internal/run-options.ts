@@ -24,13 +24,44 @@ export interface RunFlags {
   baseDir?: string;
 }
 
+/** The flags that say what to read and how ids are made: one definition, each command adds them. */
+const READ_OPTIONS = {
+  source: () =>
+    new Option(
+      '--source <source>',
+      'DocumentSource of file documents (default file); also fills in JSONL documents without a source',
+    ),
+  include: () =>
+    new Option('--include <glob>', 'only files matching GLOB (repeatable)')
+      .argParser(collect)
+      .default([], 'all supported files'),
+  exclude: () =>
+    new Option('--exclude <glob>', 'leave out files matching GLOB (repeatable)')
+      .argParser(collect)
+      .default([], 'none'),
+  baseDir: () =>
+    new Option(
+      '--base-dir <dir>',
+      "make document ids paths relative to DIR (default: a folder's files are <folder name>/<path inside>, wherever kis runs); --base-dir . is the rule of earlier versions",
+    ),
+};
+
+/** What {@link addReadOptions} adds, as commander parses it. */
+export type ReadFlags = Pick<RunFlags, 'source' | 'include' | 'exclude' | 'baseDir'>;
+
+/** The flags that read PATHs as `kis ingest` does (`kis verify`: the same files, the same ids). */
+export function addReadOptions(command: Command): Command {
+  return command
+    .addOption(READ_OPTIONS.source())
+    .addOption(READ_OPTIONS.include())
+    .addOption(READ_OPTIONS.exclude())
+    .addOption(READ_OPTIONS.baseDir());
+}
+
 /** Adds the shared flags to `command` (before the command's own, as `--help` lists them). */
 export function addRunOptions(command: Command): Command {
   return command
-    .option(
-      '--source <source>',
-      'DocumentSource of file documents (default file); also fills in JSONL documents without a source',
-    )
+    .addOption(READ_OPTIONS.source())
     .option(
       '-c, --concurrency <n>',
       'requests in flight: adaptive up to N (backing off when the server queues or refuses)',
@@ -53,20 +84,9 @@ export function addRunOptions(command: Command): Command {
       'how long the run pauses through an outage (nothing succeeding) before it stops (default 5m)',
       durationArg,
     )
-    .addOption(
-      new Option('--include <glob>', 'only files matching GLOB (repeatable)')
-        .argParser(collect)
-        .default([], 'all supported files'),
-    )
-    .addOption(
-      new Option('--exclude <glob>', 'leave out files matching GLOB (repeatable)')
-        .argParser(collect)
-        .default([], 'none'),
-    )
-    .option(
-      '--base-dir <dir>',
-      "make document ids paths relative to DIR (default: a folder's files are <folder name>/<path inside>, wherever kis runs); --base-dir . is the rule of earlier versions",
-    );
+    .addOption(READ_OPTIONS.include())
+    .addOption(READ_OPTIONS.exclude())
+    .addOption(READ_OPTIONS.baseDir());
 }
 
 /**

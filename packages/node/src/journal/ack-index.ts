@@ -75,6 +75,11 @@ export class AckIndex {
     return this.#table[at + 2] === c && this.#table[at + 3] === d;
   }
 
+  /** True when `id` has an acknowledgement, whatever its content. */
+  hasId(id: string): boolean {
+    return this.#find(id) >= 0;
+  }
+
   /** True when `id`'s latest acknowledgement was recorded with this fingerprint. */
   hasFingerprint(id: string, fingerprint: string): boolean {
     const at = this.#find(id);

@@ -10,6 +10,8 @@ export type JournalLine =
       hash: string;
       fingerprint: string | undefined;
       updatedAt: string | undefined;
+      /** The pair it was sent to: null for the server's default, undefined when not written. */
+      ccPairId: number | null | undefined;
     }
   | { kind: 'upload'; sha256: string; fileId: string }
   | { kind: 'state'; key: string; value: unknown }
@@ -20,7 +22,7 @@ export type JournalLine =
  * out, which for a journal of millions of lines is much cheaper than parsing each as JSON.
  */
 const RECORD =
-  /^\{"id":"([^"\\]*)","hash":"([^"\\]*)","status":"[a-z]+",(?:"ccPairId":(?:\d+|null),)?"at":"[^"\\]*"(?:,"fp":"([^"\\]*)")?(?:,"upd":"([^"\\]*)")?\}$/;
+  /^\{"id":"([^"\\]*)","hash":"([^"\\]*)","status":"[a-z]+",(?:"ccPairId":(\d+|null),)?"at":"[^"\\]*"(?:,"fp":"([^"\\]*)")?(?:,"upd":"([^"\\]*)")?\}$/;
 
 /** Line `number` (1-based) of journal `path`, read; throws naming the line when it is damaged. */
 export function readJournalLine(line: string, number: number, path: string): JournalLine {
@@ -35,12 +37,14 @@ export function readJournalLine(line: string, number: number, path: string): Jou
   if (line === '') return { kind: 'blank' };
   const record = RECORD.exec(line);
   if (record) {
+    const pair = record[3];
     return {
       kind: 'ack',
       id: record[1] ?? '',
       hash: record[2] ?? '',
-      fingerprint: record[3],
-      updatedAt: record[4],
+      fingerprint: record[4],
+      updatedAt: record[5],
+      ccPairId: pair === undefined ? undefined : pair === 'null' ? null : Number(pair),
     };
   }
   let entry: Record<string, unknown>;
@@ -52,13 +56,14 @@ export function readJournalLine(line: string, number: number, path: string): Jou
     );
   }
   if (typeof entry.id === 'string' && typeof entry.hash === 'string') {
-    const { fp, upd } = entry;
+    const { fp, upd, ccPairId } = entry;
     return {
       kind: 'ack',
       id: entry.id,
       hash: entry.hash,
       fingerprint: typeof fp === 'string' ? fp : undefined,
       updatedAt: typeof upd === 'string' ? upd : undefined,
+      ccPairId: typeof ccPairId === 'number' || ccPairId === null ? ccPairId : undefined,
     };
   }
   if (typeof entry.upload === 'string' && typeof entry.fileId === 'string') {

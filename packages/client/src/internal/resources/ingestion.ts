@@ -57,7 +57,9 @@ async function deleteDocument(
 }
 
 /** `kis.ingestion`. */
-export function ingestionResource(ctx: CallContext): KisClient['ingestion'] {
+export function ingestionResource(
+  ctx: CallContext,
+): Omit<KisClient['ingestion'], 'connectorDocuments'> {
   return {
     ingest: async (request, opts) => ingest(ctx, request, { ...opts }),
     list: async (opts) => ctx.call((fetch) => ctx.api.GET(INGESTION, { fetch }), opts),

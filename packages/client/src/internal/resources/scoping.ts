@@ -5,6 +5,7 @@
 
 export { documentAdmin } from './document-admin.js';
 export { documentSetsResource } from './document-sets.js';
+export { listingResource } from './listing.js';
 export { searchResource } from './search.js';
 export { searchSettingsResource } from './search-settings.js';
 export { userGroupsResource } from './user-groups.js';
