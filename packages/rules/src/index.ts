@@ -198,6 +198,15 @@ export { ROLES, type Role, roleAllows } from './roles.js';
 export { ROUTE_VARIANTS, type RouteGroup } from './routes.js';
 export { type ScopeRefusal, scopeRefusalOf } from './scope-refusals.js';
 export {
+  type GroupMembersChange,
+  groupUpdateBody,
+  type ListedGroup,
+  type ListedSet,
+  type SetChange,
+  setBeingDeleted,
+  setUpdateBody,
+} from './scope-updates.js';
+export {
   type Actor,
   type Membership,
   managedGroupIds,
