@@ -153,6 +153,7 @@ export {
   releaseDenial,
   servedOn,
 } from './operation-access.js';
+export { type NamedPair, pairNames } from './pair-names.js';
 export {
   DELETION_PHASES,
   INDEXABLE_PAIR_STATUSES,
