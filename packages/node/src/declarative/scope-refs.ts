@@ -1,9 +1,9 @@
 /**
  * Names in the desired state turned into ids (or the planned changes that make them): a pair by
  * the names it answers to (`pairNames` of the rule book: its connector's, its own), first among
- * the file's connectors then the server's pairs; a user group by name, the file's or the server's;
- * an account by id, or by the e-mail a listed group shows. What fits nothing, or a pair name that
- * fits several, is a problem of the desired state.
+ * the file's connectors then the server's pairs (an id as given); a user group by name, the
+ * file's or the server's; an account by id, or by the e-mail a listed group shows. What fits
+ * nothing, or a pair name that fits several, is a problem of the desired state.
  */
 import type { ConnectorStatus, DesiredStateIssue, UserGroup } from '@kis/client';
 import { pairNames } from '@kis/rules';
@@ -44,11 +44,8 @@ export class ScopeRefs {
   }
 
   private findPair(entry: string, path: string, ref: string | number): IdRef | undefined {
-    if (typeof ref === 'number') {
-      const known = this.serverPairs.some((p) => p.cc_pair_id === ref);
-      if (!known) this.problem(entry, path, `pair ${ref} is not on the server`);
-      return known ? ref : undefined;
-    }
+    // an id goes as given: deployed servers leave the ingestion pair (1) out of their listing
+    if (typeof ref === 'number') return ref;
     const inFile = this.filePairs.filter(
       (f) => f.desired.name === ref || (f.desired.pair_name ?? f.desired.name) === ref,
     );
