@@ -81,7 +81,7 @@ export async function waitForScope(ctx: Context, options: WaitOptions): Promise<
         ),
     );
     if (pending.length === 0) return ExitCode.Ok;
-    if (now - started + pause > options.waitFor) {
+    if (now - started >= options.waitFor) {
       for (const row of pending) {
         ctx.out.result({
           [`${noun.replace(' ', '_')}_id`]: row.id,
@@ -98,7 +98,8 @@ export async function waitForScope(ctx: Context, options: WaitOptions): Promise<
       reported = now;
       ctx.out.info(`still syncing (${formatDuration(now - started)}): ${labels(pending)}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, pause));
+    const left = options.waitFor - (now - started);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
     pause = Math.min(pause * 2, 2_000);
   }
 }
