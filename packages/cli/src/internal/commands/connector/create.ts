@@ -349,7 +349,10 @@ export async function runConnectorCreate(
       credential: options.credential,
       groups: options.group,
     },
-    FLAG_NAMES,
+    // an error names the flag as it was typed
+    options.access === undefined && options.accessType !== undefined
+      ? { ...FLAG_NAMES, accessType: '--access-type' }
+      : FLAG_NAMES,
   );
   const client = await ctx.client();
   const refusal = await nameTaken(takenNames(ctx, client, options), spec, FLAG_NAMES.name);
