@@ -1,5 +1,6 @@
 // The ingestion console: connection settings, the credential list, connector set-up, file
-// ingestion with progress, per-file results and cancel, and the pair page (pair-page.ts).
+// ingestion with progress, per-file results and cancel, the pair page (pair-page.ts) and the
+// document-sets page (document-sets-page.ts).
 // Everything goes through @kis/client; the page has no server of its own.
 import {
   type AccessType,
@@ -15,6 +16,7 @@ import {
 } from '@kis/client';
 import { SOURCES_WITHOUT_CREDENTIAL } from '@kis/rules';
 import { ConfigForm, FieldError } from './config-form.js';
+import { DocumentSetsPage } from './document-sets-page.js';
 import {
   ACCEPT_ATTRIBUTE,
   acceptedTypesSentence,
@@ -80,6 +82,7 @@ const ingestStatus = byId('ingest-status', HTMLElement);
 const resultsList = byId('results', HTMLOListElement);
 
 const pairPage = new PairPage();
+const setsPage = new DocumentSetsPage();
 
 let kis: KisClient | undefined;
 let running: AbortController | undefined;
@@ -100,6 +103,7 @@ function setConnected(client: KisClient | undefined): void {
   dropZone.classList.toggle('disabled', off);
   dropZone.setAttribute('aria-disabled', String(off));
   pairPage.setClient(client);
+  setsPage.setClient(client);
 }
 
 async function connect(): Promise<void> {

@@ -1,7 +1,8 @@
-// The pair page: one connector/credential pair with its status, its latest index attempts and
-// unresolved errors, buttons to run it, pause or resume it and delete it (after a
-// confirmation), and the verification of its documents (verify-panel.ts). It follows the pair while an attempt runs or its deletion goes on. Everything
-// goes through @kis/client; what a status means comes from the rule book (@kis/rules).
+// The pair page: one connector/credential pair with its status, who sees its documents
+// (pair-access.ts), its latest index attempts and unresolved errors, buttons to run it, pause or
+// resume it and delete it (after a confirmation), and the verification of its documents
+// (verify-panel.ts). It follows the pair while an attempt runs or its deletion goes on.
+// Everything goes through @kis/client; what a status means comes from the rule book (@kis/rules).
 import {
   type CcPairFullInfo,
   type IndexAttempt,
@@ -12,6 +13,7 @@ import {
 } from '@kis/client';
 import { denialOf, isAttemptRunning, isIndexable, permissionFor } from '@kis/rules';
 import { byId, clearInvalid, element, markInvalid, setStatus } from './dom.js';
+import { type PairAccess, pairAccess } from './pair-access.js';
 import { VerifyPanel } from './verify-panel.js';
 
 const ATTEMPTS_SHOWN = 10;
@@ -25,6 +27,8 @@ interface Snapshot {
   pair: CcPairFullInfo;
   attempts: IndexAttempt[];
   errors: IndexingError[];
+  /** Read once per pair opened: access and groups change only through a group's update. */
+  access: PairAccess;
 }
 
 async function first<T>(items: AsyncIterable<T>, count: number): Promise<T[]> {
@@ -74,6 +78,7 @@ export class PairPage {
 
   private kis: KisClient | undefined;
   private shown: Snapshot | undefined;
+  private access: { id: number; access: PairAccess } | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** After a run: the newest attempt id when it was asked for, and reads left to wait. */
   private runAfter: { id: number | undefined; reads: number } | undefined;
@@ -126,6 +131,7 @@ export class PairPage {
       return;
     }
     this.close();
+    this.access = undefined;
     this.runAfter = undefined;
     this.deleting = false;
     setStatus(this.status, 'busy', `Reading pair ${id}…`);
@@ -144,7 +150,8 @@ export class PairPage {
         ATTEMPTS_SHOWN,
       );
       const errors = await first(kis.pairs.errors(id, { pageSize: ERRORS_SHOWN }), ERRORS_SHOWN);
-      snapshot = { pair, attempts, errors };
+      if (this.access?.id !== id) this.access = { id, access: await pairAccess(kis, pair) };
+      snapshot = { pair, attempts, errors, access: this.access.access };
     } catch (error) {
       this.close();
       if (NotFoundError.isInstance(error)) {
@@ -191,6 +198,8 @@ export class PairPage {
       ['Pair', `${pair.id}${pair.name ? ` “${pair.name}”` : ''}`],
       ['Connector', `${pair.connector.id} “${pair.connector.name}” (${pair.connector.source})`],
       ['Credential', String(pair.credential.id)],
+      ['Access', s.access.accessType],
+      ['Who sees its documents', s.access.readers.join('; ')],
       ['Status', `${pair.status}${pair.indexing ? ', indexing now' : ''}`],
       ['Documents', String(pair.num_docs_indexed)],
       ['Last indexed', pair.last_indexed ?? 'never'],

@@ -11,9 +11,11 @@ import { applyCommand } from '../src/internal/commands/apply/index.js';
 import { connectorCommand } from '../src/internal/commands/connector/index.js';
 import { credentialCommand } from '../src/internal/commands/credential/index.js';
 import { docsCommand } from '../src/internal/commands/docs/index.js';
+import { docsetCommand } from '../src/internal/commands/docset/index.js';
 import { doctorCommand } from '../src/internal/commands/doctor/index.js';
 import { emulatorCommand } from '../src/internal/commands/emulator/index.js';
 import { exportCommand } from '../src/internal/commands/export/index.js';
+import { groupCommand } from '../src/internal/commands/group/index.js';
 import { ingestCommand } from '../src/internal/commands/ingest/index.js';
 import { queueCommand } from '../src/internal/commands/queue/index.js';
 import { sourcesCommand } from '../src/internal/commands/sources/index.js';
@@ -48,7 +50,9 @@ const PINNED: Record<string, readonly string[]> = {
     '--config <json>',
     '--set <key=value> = []',
     '--input-type <type> = "poll"',
-    '--access-type <type> = "public"',
+    '--access <type>',
+    '--access-type <type>',
+    '--group <group> = []',
     '--refresh-freq <seconds>',
     '--prune-freq <seconds>',
     '--credential <id|auto> = "auto"',
@@ -69,6 +73,64 @@ const PINNED: Record<string, readonly string[]> = {
   'connector resume': ['<pairs...>'],
   'connector prune': ['<pair>', '--delete-pushed-documents'],
   'connector delete': ['<pairs...>', '-y, --yes', '--wait', '--wait-for <duration> = 600000'],
+  'group|groups': [],
+  'group list': ['--all'],
+  'group create': [
+    '<name>',
+    '--user <account> = []',
+    '--pair <pair> = []',
+    '--wait',
+    '--wait-for <duration> = 600000',
+  ],
+  'group update': [
+    '<group>',
+    '--name <name>',
+    '--user <account> = []',
+    '--no-users',
+    '--pair <pair> = []',
+    '--no-pairs',
+    '--wait',
+    '--wait-for <duration> = 600000',
+  ],
+  'group delete': ['<groups...>', '-y, --yes', '--wait', '--wait-for <duration> = 600000'],
+  'group add-users': ['<group>', '<accounts...>'],
+  'group add-pairs': ['<group>', '<pairs...>', '--wait', '--wait-for <duration> = 600000'],
+  'group docsets': [
+    '<group>',
+    '--add <set> = []',
+    '--remove <set> = []',
+    '--wait',
+    '--wait-for <duration> = 600000',
+  ],
+  'docset|docsets': [],
+  'docset list': ['--editable'],
+  'docset create': [
+    '<name>',
+    '--pair <pair> = []',
+    '--description <text>',
+    '--public',
+    '--private',
+    '--group <group> = []',
+    '--user <account> = []',
+    '--wait',
+    '--wait-for <duration> = 600000',
+  ],
+  'docset update': [
+    '<set>',
+    '--name <name>',
+    '--description <text>',
+    '--public',
+    '--private',
+    '--pair <pair> = []',
+    '--group <group> = []',
+    '--no-groups',
+    '--user <account> = []',
+    '--wait',
+    '--wait-for <duration> = 600000',
+  ],
+  'docset delete': ['<sets...>', '-y, --yes', '--wait', '--wait-for <duration> = 600000'],
+  'docset add': ['<set>', '<pairs...>', '--wait', '--wait-for <duration> = 600000'],
+  'docset remove': ['<set>', '<pairs...>', '--wait', '--wait-for <duration> = 600000'],
   'credential|credentials': [],
   'credential list': ['--source <source>'],
   'credential create': [
@@ -234,6 +296,8 @@ const PINNED: Record<string, readonly string[]> = {
 const MODULES: readonly [string, CommandBuilder][] = [
   ['connector', connectorCommand],
   ['credential', credentialCommand],
+  ['group', groupCommand],
+  ['docset', docsetCommand],
   ['upload', uploadCommand],
   ['ingest', ingestCommand],
   ['sync', syncCommand],
@@ -252,7 +316,7 @@ const MODULES: readonly [string, CommandBuilder][] = [
 // command (or, with sub-commands, their table), one module per sub-command, named for it, and
 // the parts a command's modules share beside them.
 const LAYOUT: Record<string, readonly string[]> = {
-  apply: ['index.ts'],
+  apply: ['access-lines.ts', 'index.ts'],
   connector: [
     'associate.ts',
     'create.ts',
@@ -270,9 +334,31 @@ const LAYOUT: Record<string, readonly string[]> = {
   ],
   credential: ['create.ts', 'index.ts', 'list.ts', 'redact.ts', 'set-private-key.ts'],
   docs: ['delete.ts', 'index.ts', 'list.ts', 'status.ts'],
+  docset: [
+    'add.ts',
+    'create.ts',
+    'delete.ts',
+    'index.ts',
+    'list.ts',
+    'pairs.ts',
+    'remove.ts',
+    'sets.ts',
+    'update.ts',
+  ],
   doctor: ['index.ts'],
   emulator: ['index.ts'],
-  export: ['index.ts'],
+  export: ['index.ts', 'scope.ts'],
+  group: [
+    'add-pairs.ts',
+    'add-users.ts',
+    'create.ts',
+    'delete.ts',
+    'docsets.ts',
+    'groups.ts',
+    'index.ts',
+    'list.ts',
+    'update.ts',
+  ],
   ingest: [
     'index.ts',
     'pair.ts',
@@ -471,6 +557,8 @@ describe('one module per command', () => {
     expect(listed).toEqual([
       'connector|connectors',
       'credential|credentials',
+      'group|groups',
+      'docset|docsets',
       'upload',
       'ingest',
       'sync',

@@ -15,23 +15,24 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
-// 40 kB (SI, as size-limit counts): the whole typed client (openapi-fetch, the transport, typed
+// 40.5 kB (SI, as size-limit counts): the whole typed client (openapi-fetch, the transport, typed
 // errors and their parsing, the request validators compiled from the spec, connector set-up, the
 // calls that operate pairs after their creation and the bulk engine the web console uses) loads
 // with `import '@kis/client'`, as one chunk: it was split into lazy parts while a command line's
-// start-up was timed, which no longer shapes the design (ARCHITECTURE.md). It weighs 39.35 kB:
+// start-up was timed, which no longer shapes the design (ARCHITECTURE.md). It weighs 40.02 kB:
 // recognising why a server refuses (editions, plans, releases, syncs, scopes: the servers' texts
 // from the rule book) added 2.4 kB, the bulk engine as named parts 0.7 kB, the request gate queue
 // workers ask before each request 0.1 kB, and the guards against losing pushed documents (what a
 // prune would remove, prune_freq kept through updates, already_existed read by release,
 // doc_updated_at stamps, a pair to push into) 1.55 kB: rule-book code reached from the entry lands
 // in the eager chunk wherever it is called from, so a lazy chunk saves nothing. `verifyPair` is a
-// chunk of its own (7 kB); its entry and names add 0.4 kB. Four chunks stay apart, loaded on first
+// chunk of its own (7 kB); its entry and names add 0.4 kB; the rule book's set and group update
+// bodies and pair names 0.25 kB. Four chunks stay apart, loaded on first
 // use: the per-source connector-config validators (26 kB, read when a connector or credential is
 // created or checked), `kis.doctor()` (4.8 kB, with the key-model and prune checks), the search,
 // document-set and user-group calls (2.7 kB, which apps that only ingest never make), and
 // `verifyPair`.
-export const BUDGET_BYTES = 40_000;
+export const BUDGET_BYTES = 40_500;
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
 

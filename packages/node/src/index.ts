@@ -9,6 +9,8 @@ import { basename } from 'node:path';
 import type { UploadFile } from '@kis/client';
 import { contentTypeOf } from '@kis/rules';
 
+export { FileCreatedRecords } from './created-records.js';
+export { THIS_KEY_ACCOUNT } from './declarative/access.js';
 export { apply } from './declarative/apply.js';
 export {
   type DeclaredSource,
@@ -17,24 +19,33 @@ export {
 } from './declarative/documents.js';
 export { plan } from './declarative/plan.js';
 export type {
+  AccessPlan,
   AppliedChange,
   ApplyOptions,
   ApplyPlan,
   ApplyResult,
+  CreatedRecords,
   DesiredConnector,
   DesiredCredential,
+  DesiredDocumentSet,
   DesiredDocuments,
   DesiredGitDocuments,
   DesiredSqlDocuments,
   DesiredState,
+  DesiredUserGroup,
   FieldChange,
+  MemberAccessChange,
+  PairAccessChange,
   PlanAction,
   PlannedChange,
   PlannedConnector,
   PlannedCredential,
+  PlannedDocumentSet,
   PlannedPair,
+  PlannedUserGroup,
   PlanOptions,
   PruneRisk,
+  ScopeKind,
   SecretRecords,
 } from './declarative/types.js';
 export { FileJournal, type FileJournalOptions, openJournal } from './journal/index.js';

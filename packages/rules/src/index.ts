@@ -159,6 +159,7 @@ export {
   releaseDenial,
   servedOn,
 } from './operation-access.js';
+export { type NamedPair, pairNames } from './pair-names.js';
 export {
   DELETION_PHASES,
   INDEXABLE_PAIR_STATUSES,
@@ -208,6 +209,15 @@ export { pyRepr, pyStr } from './python.js';
 export { ROLES, type Role, roleAllows } from './roles.js';
 export { ROUTE_VARIANTS, type RouteGroup } from './routes.js';
 export { type ScopeRefusal, scopeRefusalOf } from './scope-refusals.js';
+export {
+  type GroupMembersChange,
+  groupUpdateBody,
+  type ListedGroup,
+  type ListedSet,
+  type SetChange,
+  setBeingDeleted,
+  setUpdateBody,
+} from './scope-updates.js';
 export {
   type Actor,
   type Membership,

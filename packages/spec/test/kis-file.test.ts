@@ -33,6 +33,18 @@ const example = {
       name: 'Docs site',
       source: 'web',
       config: { base_url: 'https://docs.example.com', web_connector_type: 'recursive' },
+      access_type: 'private',
+      groups: ['Support', 4],
+    },
+  ],
+  user_groups: [{ name: 'Support', users: ['agent@example.com'] }],
+  document_sets: [
+    {
+      name: 'Support answers',
+      description: 'What support searches',
+      pairs: ['Docs site', 7],
+      public: false,
+      groups: ['Support'],
     },
   ],
 };
@@ -80,6 +92,17 @@ describe('kis-file.schema.json', () => {
     );
     expect(schema.$defs.InputType.enum).toContain('poll');
     expect(schema.$defs.AccessType.enum).toContain('private');
+  });
+
+  it('refuses a document set without pairs, and a group or pair named by anything else', () => {
+    const set = { name: 'S', pairs: [] };
+    expect(errorsOf({ document_sets: [set] })).toContainEqual(
+      expect.stringMatching(/^\/document_sets\/0\/pairs minItems/),
+    );
+    expect(errorsOf({ document_sets: [{ name: 'S', pairs: [true] }] })).not.toEqual([]);
+    expect(errorsOf({ user_groups: [{ name: 'G', members: [] }] })).toContainEqual(
+      expect.stringMatching(/^\/user_groups\/0 additionalProperties/),
+    );
   });
 
   it("declares a pair's documents: an SQL query by an environment reference, or a git repository", () => {

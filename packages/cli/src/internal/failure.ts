@@ -7,10 +7,12 @@ import {
   ConfigValidationError,
   ConnectorSetupError,
   DocumentValidationError,
+  FeatureUnavailableError,
   HtmlResponseError,
   InternalServerError,
   KisError,
   PermissionDeniedError,
+  SyncInProgressError,
 } from '@kis/client';
 import { denialOf } from '@kis/rules';
 import { CliError, ExitCode, type ExitCodeValue, oneLine } from './errors.js';
@@ -70,10 +72,21 @@ export function describeFailure(error: unknown, baseUrl: string | undefined): Fa
     };
   }
   if (PermissionDeniedError.isInstance(error)) {
+    const advice = scopeAdvice(error) ?? denialAdvice(error) ?? roleAdvice(error.roles);
     return {
-      message: `permission denied: ${at} answered ${statusLine(error.status)}${serverDetail(error)}; ${denialAdvice(error) ?? roleAdvice(error.roles)}`,
+      message: `permission denied: ${at} answered ${statusLine(error.status)}${serverDetail(error)}; ${advice}`,
       exitCode: ExitCode.Fatal,
       fatal: true,
+    };
+  }
+  if (FeatureUnavailableError.isInstance(error)) {
+    return { message: featureMessage(error, at), exitCode: ExitCode.Fatal, fatal: true };
+  }
+  if (SyncInProgressError.isInstance(error)) {
+    return {
+      message: `not now: ${at} answered ${statusLine(error.status)}${serverDetail(error)}; its last change is still syncing: run the command again once kis docset list (kis group list for a group) shows it synced; --wait on a change waits for its sync`,
+      exitCode: ExitCode.ItemsFailed,
+      fatal: false,
     };
   }
   if (HtmlResponseError.isInstance(error)) {
@@ -139,6 +152,33 @@ function denialAdvice(error: PermissionDeniedError): string | undefined {
       return 'the API key was accepted but holds no permission at all (a limited key; `kis doctor` shows what it lacks)';
     default:
       return undefined;
+  }
+}
+
+/** Why a group manager or curator was refused, by the reason the client read (scope-refusals). */
+function scopeAdvice(error: PermissionDeniedError): string | undefined {
+  switch (error.reason) {
+    case 'out-of-scope':
+      return 'the key acts only within the groups it manages (a group manager; a curator on release 4.6.1): it may change private sets and pairs of those groups only, so name only such groups and pairs, or use an admin key';
+    case 'admins-only':
+      return 'only administrators (global holders of the permission) may do this to a shared object: use an admin key';
+    case 'default-group':
+      return 'the groups every server seeds (Admin, Basic) cannot be renamed, deleted or given pairs';
+    default:
+      return undefined;
+  }
+}
+
+/** What a server without a feature says: its edition, its plan, or its release. */
+function featureMessage(error: FeatureUnavailableError, at: string): string {
+  const answered = `${at} answered ${statusLine(error.status)}`;
+  switch (error.reason) {
+    case 'edition':
+      return `${error.feature}: not on this server: ${answered} (no such route): it runs the community edition, and ${error.feature} need the enterprise edition`;
+    case 'plan':
+      return `${error.feature}: not in this server's plan: ${answered} (FEATURE_NOT_AVAILABLE): it needs the ${error.requiredTier ?? 'higher'} plan`;
+    default:
+      return `${error.feature}: not on this server: ${answered} (no such route): it needs release ${error.sinceRelease ?? 'a newer release'} or later`;
   }
 }
 

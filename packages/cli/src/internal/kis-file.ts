@@ -142,7 +142,7 @@ export async function readKisFile(
   if (value === null || value === undefined) return { path, state: {}, secrets: [], where };
   const refs = new References(dirname(full), io.env);
   const state = { ...(value as Record<string, unknown>) };
-  for (const list of ['credentials', 'connectors'] as const) {
+  for (const list of ['credentials', 'connectors', 'user_groups', 'document_sets'] as const) {
     const entries = state[list];
     if (!Array.isArray(entries)) continue;
     state[list] = await Promise.all(

@@ -3,19 +3,13 @@
  * (`kis.pairs.list`). A name that fits no pair, or several, is a one-line usage error.
  */
 import type { CcPairFullInfo, ConnectorStatus, KisClient } from '@kis/client';
+import { pairNames } from '@kis/rules';
 import { UsageError } from './errors.js';
 import { pairCall } from './pair-errors.js';
 
-/** The names a pair answers to: its connector's name, and its own when it differs. */
-function namesOf(row: ConnectorStatus): string[] {
-  const names = [row.connector.name];
-  if (row.name && row.name !== row.connector.name) names.push(row.name);
-  return names;
-}
-
 /** "a, b, c and 4 more": the names a listing holds, to say what was there. */
 function someNames(rows: readonly ConnectorStatus[]): string {
-  const names = [...new Set(rows.flatMap(namesOf))].sort();
+  const names = [...new Set(rows.flatMap(pairNames))].sort();
   if (names.length === 0) return 'the server lists no pair';
   const shown = names.slice(0, 8).map((n) => JSON.stringify(n));
   return `names: ${shown.join(', ')}${names.length > 8 ? ` and ${names.length - 8} more` : ''}`;
@@ -23,7 +17,7 @@ function someNames(rows: readonly ConnectorStatus[]): string {
 
 /** The rows of `rows` that answer to `name` (a PAIR argument with it fits each of them). */
 export function pairsNamed(name: string, rows: readonly ConnectorStatus[]): ConnectorStatus[] {
-  return rows.filter((r) => namesOf(r).includes(name));
+  return rows.filter((r) => pairNames(r).includes(name));
 }
 
 /** The pair id `ref` names among `rows`; a usage error when none or several fit. */

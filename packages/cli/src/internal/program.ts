@@ -32,6 +32,16 @@ const COMMANDS: readonly CommandEntry[] = [
     aliases: ['credentials'],
     load: async () => (await import('./commands/credential/index.js')).credentialCommand,
   },
+  {
+    name: 'group',
+    aliases: ['groups'],
+    load: async () => (await import('./commands/group/index.js')).groupCommand,
+  },
+  {
+    name: 'docset',
+    aliases: ['docsets'],
+    load: async () => (await import('./commands/docset/index.js')).docsetCommand,
+  },
   { name: 'upload', load: async () => (await import('./commands/upload/index.js')).uploadCommand },
   { name: 'ingest', load: async () => (await import('./commands/ingest/index.js')).ingestCommand },
   { name: 'sync', load: async () => (await import('./commands/sync/index.js')).syncCommand },
@@ -69,7 +79,7 @@ function rootCommand(io: Io): Command {
   const errPaint = painter(colorEnabled(io.stderr, io.env));
   return new Command('kis')
     .description(
-      'The command line of the Knowledge Indexing Service API: connectors and credentials (one at a time or from a kis.yaml file), image uploads, resumable bulk ingestion and folder sync.',
+      'The command line of the Knowledge Indexing Service API: connectors and credentials (one at a time or from a kis.yaml file), who sees what they hold (user groups, document sets, pair access), image uploads, resumable bulk ingestion and folder sync.',
     )
     .version(cliVersion(), '-V, --version', 'print the version')
     .option('--base-url <url>', 'API root including the /api prefix (env KIS_BASE_URL)')

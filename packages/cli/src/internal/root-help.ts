@@ -25,9 +25,11 @@ Environment:
 
 Exit codes:
   0  all good
-  1  some items failed (each failure is listed)
+  1  some items failed (each failure is listed); a set or group still syncing (run it again, or --wait)
   2  usage or input error
-  3  authentication, connection or server-side failure that stopped the command
+  3  authentication, connection or server-side failure that stopped the command, and refusals
+     of the key or the server: a key out of its groups' scope, user groups without the
+     enterprise edition (404) or below the Business plan (402)
   130 interrupted (Ctrl-C); in-flight requests were finished and recorded
 ${EXAMPLES([
   'kis emulator --port 8080 &',

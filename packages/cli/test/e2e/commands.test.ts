@@ -115,7 +115,13 @@ describe('kis connector create', () => {
     const lines = jsonLines(r.stdout);
     expect(lines).toHaveLength(1);
     const out = lines[0] as { connector_id: number; credential_id: number; cc_pair_id: number };
-    expect(Object.keys(out)).toEqual(['connector_id', 'credential_id', 'cc_pair_id']);
+    expect(Object.keys(out)).toEqual([
+      'connector_id',
+      'credential_id',
+      'cc_pair_id',
+      'access_type',
+      'groups',
+    ]);
     expect(out.credential_id).toBe(credentialId);
 
     const calls = proxy.requests.map((q) => `${q.method} ${q.path}`);
@@ -159,7 +165,7 @@ describe('kis connector create', () => {
     ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /^Created connector "Uploads" \(source file\)\n {2}connector_id: {2}\d+\n {2}credential_id: 0\n {2}cc_pair_id: {4}\d+\n$/,
+      /^Created connector "Uploads" \(source file\)\n {2}connector_id: {2}\d+\n {2}credential_id: 0\n {2}cc_pair_id: {4}\d+\n {2}access: {8}public\n$/,
     );
     expect(proxy.requests.map((q) => q.method)).toEqual(['GET', 'POST', 'PUT']);
     expect(proxy.requests[2]?.path).toMatch(/^\/api\/manage\/connector\/\d+\/credential\/0$/);

@@ -1,6 +1,6 @@
 /**
- * `apply`: carries out a plan in dependency order (credentials, connectors, pairs, then
- * deletions), recording what each credential was sent as it goes. It stops at the first failure:
+ * `apply`: carries out a plan in dependency order (credentials, connectors, groups, pairs, sets,
+ * then deletions), recording what each credential was sent as it goes. It stops at the first failure:
  * every step is safe to repeat or is found done by the next plan (entries are matched by name and
  * source), so the next apply converges.
  */
@@ -15,12 +15,15 @@ import {
 } from '@kis/client';
 import { INTERNALS, type Step } from './plan.js';
 import { pruneRiskText } from './prune-risks.js';
+import { carryOutScope } from './scope-apply.js';
+import { idOf as refId } from './scope-types.js';
 import { fingerprints } from './secrets.js';
 import type {
   AppliedChange,
   ApplyOptions,
   ApplyPlan,
   ApplyResult,
+  CreatedRecords,
   PlannedChange,
   SecretRecords,
 } from './types.js';
@@ -32,6 +35,9 @@ interface Run {
   ids: Map<string, number>;
   request: RequestOptions;
   waitMs: number;
+  created: CreatedRecords;
+  syncWaitMs: number;
+  onSyncWait: ((what: string) => void) | undefined;
 }
 
 /** A missing id is a plan whose earlier step did not run: a bug, not a server answer. */
@@ -105,7 +111,7 @@ async function carryOut(run: Run, step: Step, change: PlannedChange): Promise<nu
         {
           name: d.pair_name ?? d.name,
           access_type: lowerAccess(d.access_type ?? 'public'),
-          ...(d.groups ? { groups: d.groups } : {}),
+          ...(step.groups ? { groups: step.groups.map(refId) } : {}),
         },
         request,
       );
@@ -133,12 +139,19 @@ async function carryOut(run: Run, step: Step, change: PlannedChange): Promise<nu
       }
       await run.records.delete(step.id);
       return step.id;
+    case 'group-create':
+    case 'group-update':
+    case 'group-delete':
+    case 'set-create':
+    case 'set-update':
+    case 'set-delete':
+      return carryOutScope(run, step);
   }
 }
 
 /**
- * Carries out a plan from `plan()` in dependency order (credentials, connectors, pairs, then
- * deletions); stops at the first failure (the next plan resumes).
+ * Carries out a plan from `plan()` in dependency order (credentials, connectors, groups, pairs,
+ * sets, then deletions); stops at the first failure (the next plan resumes).
  */
 export async function apply(
   kis: KisClient,
@@ -162,6 +175,9 @@ export async function apply(
     ids: new Map(internals.ids),
     request: options.signal ? { signal: options.signal } : {},
     waitMs: options.deletionTimeoutMs ?? 600_000,
+    created: options.created ?? internals.created,
+    syncWaitMs: options.syncTimeoutMs ?? 600_000,
+    onSyncWait: options.onSyncWait,
   };
   const applied: AppliedChange[] = [];
   const pending = plan.changes.filter((c) => internals.steps.has(c));

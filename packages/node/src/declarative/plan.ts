@@ -21,10 +21,16 @@ import {
   lowerAccess,
 } from '@kis/client';
 import { DEFAULT_CREDENTIAL_ID, DEFAULT_DOCUMENT_SOURCE, prunesOnItsOwn } from '@kis/rules';
+import { accessPlan } from './access.js';
+import { memoryCreated } from './created.js';
 import { type ConnectorUpdate, pruneRisksOf } from './prune-risks.js';
+import { planScope } from './scope.js';
+import { readScope } from './scope-state.js';
+import type { IdRef, ScopeHost, ScopeStep } from './scope-types.js';
 import { credentialChanges, memoryRecords } from './secrets.js';
 import type {
   ApplyPlan,
+  CreatedRecords,
   DesiredConnector,
   DesiredCredential,
   DesiredState,
@@ -35,6 +41,7 @@ import type {
   SecretRecords,
 } from './types.js';
 import { desiredStateIssues, newCredentialIssues } from './validate.js';
+import { scopeEntryIssues } from './validate-scope.js';
 
 /** The server's set-up, as `plan` reads it. */
 export interface ServerState {
@@ -65,11 +72,14 @@ export type Step =
       connectorKey: string;
       credentialKey: string | null;
       desired: DesiredConnector;
+      /** The groups it is associated with (set by the scope planner). */
+      groups?: readonly IdRef[] | undefined;
     }
   | { type: 'pair-rename'; id: number; name: string }
   | { type: 'pair-delete'; id: number; connectorId: number; credentialId: number }
   | { type: 'connector-delete'; id: number }
-  | { type: 'credential-delete'; id: number };
+  | { type: 'credential-delete'; id: number }
+  | ScopeStep;
 
 export interface PlanInternals {
   records: SecretRecords;
@@ -77,6 +87,7 @@ export interface PlanInternals {
   steps: Map<PlannedChange, Step>;
   /** Ids known when planning: credentials and connectors by key. */
   ids: Map<string, number>;
+  created: CreatedRecords;
 }
 
 /** The internals of each plan made by `kis.plan` (a plan from elsewhere cannot be applied). */
@@ -217,7 +228,6 @@ function connectorBody(
     prune_freq: d.prune_freq !== undefined ? d.prune_freq : (server?.prune_freq ?? null),
     indexing_start:
       d.indexing_start !== undefined ? d.indexing_start : (server?.indexing_start ?? null),
-    ...(d.groups ? { groups: d.groups } : {}),
   };
 }
 
@@ -397,6 +407,28 @@ function* connectorUpdates(steps: Iterable<Step>): Generator<ConnectorUpdate> {
   for (const step of steps) if (step.type === 'connector-update') yield step;
 }
 
+/** What the plan lends the planning of groups and sets (scope.ts). */
+function scopeHost(p: Planner, desired: DesiredState, created: CreatedRecords): ScopeHost {
+  const pairChanges = p.changes.filter((c) => c.kind === 'pair');
+  return {
+    prune: p.prune,
+    pairs: p.server.pairs,
+    credentials: p.server.credentials,
+    // planPairs adds one pair change per connector, in the file's order
+    filePairs: (desired.connectors ?? []).flatMap((d, i) => {
+      const change = pairChanges[i];
+      return change?.kind === 'pair' ? [{ desired: d, change }] : [];
+    }),
+    warnings: p.warnings,
+    created,
+    add: (change, step) => p.add(change, step),
+    linkOnCreate(change, groups) {
+      const step = p.steps.get(change);
+      if (step?.type === 'pair-create') step.groups = groups;
+    },
+  };
+}
+
 function stateError(issues: DesiredStateIssue[]): DesiredStateError {
   const lines = issues.map((i) => `${i.entry}${i.path ? `: ${i.path}` : ''}: ${i.message}`);
   return new DesiredStateError(
@@ -415,13 +447,15 @@ export async function plan(
   desired: DesiredState,
   options: PlanOptions = {},
 ): Promise<ApplyPlan> {
-  const issues = await desiredStateIssues(desired);
+  const issues = [...(await desiredStateIssues(desired)), ...scopeEntryIssues(desired)];
   if (issues.length > 0) throw stateError(issues);
   const request = options.signal ? { signal: options.signal } : {};
-  const [credentials, listed, pairs] = await Promise.all([
+  const created = options.created ?? memoryCreated();
+  const [credentials, listed, pairs, scopeState] = await Promise.all([
     kis.credentials.list(request),
     kis.connectors.list(request),
     kis.pairs.list(request),
+    readScope(kis, desired, options.prune === true, created, request),
   ]);
   // servers leave ingestion_api connectors out of their connector listing; the pair listing has
   // those with a pair, which a file that declares one (a pair it feeds itself) must find again
@@ -438,8 +472,16 @@ export async function plan(
   await planConnectors(p, desired.connectors ?? []);
   planPairs(p, desired);
   planLeftovers(p);
-  // deletions: pairs first (their deletion removes a connector left without pairs), then the rest
-  const order = { pair: 0, connector: 1, credential: 2 };
+  const host = scopeHost(p, desired, created);
+  const deletedPairs = new Set(p.deletions.flatMap((c) => (c.kind === 'pair' ? [c.id ?? -1] : [])));
+  const scope = await planScope(host, desired, scopeState, deletedPairs);
+  if (scope.issues.length > 0) throw stateError(scope.issues);
+  // groups before the pairs associated with them, sets after both
+  const build = { credential: 0, connector: 1, user_group: 2, pair: 3, document_set: 4 };
+  p.changes.sort((a, b) => build[a.kind] - build[b.kind]);
+  // deletions: sets and groups, then pairs (their deletion removes a connector left without
+  // pairs), then the rest
+  const order = { document_set: 0, user_group: 1, pair: 2, connector: 3, credential: 4 };
   const deletions = p.deletions.sort((a, b) => order[a.kind] - order[b.kind]);
   const changes = [...p.changes, ...deletions, ...p.kept];
   const counts: Record<PlanAction, number> = {
@@ -457,7 +499,8 @@ export async function plan(
     empty: counts.create + counts.update + counts.delete === 0,
     warnings: p.warnings,
     pruneRisks: await pruneRisksOf(kis, connectorUpdates(p.steps.values()), pairs, request),
+    access: accessPlan({ ...host, groups: scope.groups }, changes),
   };
-  INTERNALS.set(plan, { records, salt, steps: p.steps, ids: p.ids });
+  INTERNALS.set(plan, { records, salt, steps: p.steps, ids: p.ids, created });
   return plan;
 }

@@ -1,6 +1,7 @@
 /**
- * `kis.plan` and `kis.apply`: connectors, credentials and their pairs as a desired state (what a
- * `kis.yaml` file holds), compared with the server's by name and source, then changed to match.
+ * `kis.plan` and `kis.apply`: connectors, credentials and their pairs, user groups and document
+ * sets as a desired state (what a `kis.yaml` file holds), compared with the server's by name (and
+ * source), then changed to match.
  * README, "Declarative set-up"; the file format's JSON Schema is `@kis/spec/kis-file.schema.json`.
  */
 import type { AccessType, InputType, KisError, KnownOrNewSource } from '@kis/client';
@@ -41,8 +42,11 @@ export interface DesiredConnector {
   credential?: string | undefined;
   /** The pair's name; default: the connector's name. */
   pair_name?: string | undefined;
-  /** User groups of a private pair. */
-  groups?: number[] | undefined;
+  /**
+   * The pair's user groups, by name (or id): linked when the pair is created, then kept equal
+   * through the groups' updates. Left out: left as the server has them.
+   */
+  groups?: (string | number)[] | undefined;
   /**
    * What kis itself sends into the pair (a sync, not the server's connector): the rows of an SQL
    * query or the files of a git repository. Not compared with the server: `plan` leaves it out.
@@ -87,10 +91,37 @@ export interface DesiredGitDocuments {
   exclude?: string[] | undefined;
 }
 
+/** A user group (enterprise edition), matched on the server by name. */
+export interface DesiredUserGroup {
+  name: string;
+  /**
+   * Its members: account ids, or e-mails of accounts a listed group holds. Left out: left as the
+   * server has them. Its pairs are the connectors that name it in `groups`.
+   */
+  users?: string[] | undefined;
+}
+
+/** A document set, matched on the server by name. */
+export interface DesiredDocumentSet {
+  name: string;
+  /** Default empty. */
+  description?: string | undefined;
+  /** Its pairs: a connector's name (or `pair_name`) of the file or the server, or a pair id. */
+  pairs: (string | number)[];
+  /** Every user may use it. Default: true when it names no group and no user. */
+  public?: boolean | undefined;
+  /** The groups it is shared with, by name (or id). */
+  groups?: (string | number)[] | undefined;
+  /** The accounts it is shared with (ids). */
+  users?: string[] | undefined;
+}
+
 /** What the server should hold. */
 export interface DesiredState {
   credentials?: DesiredCredential[] | undefined;
   connectors?: DesiredConnector[] | undefined;
+  user_groups?: DesiredUserGroup[] | undefined;
+  document_sets?: DesiredDocumentSet[] | undefined;
 }
 
 /**
@@ -141,7 +172,49 @@ export interface PlannedPair extends PlannedBase {
   credentialId: number | null;
 }
 
-export type PlannedChange = PlannedCredential | PlannedConnector | PlannedPair;
+export interface PlannedUserGroup extends PlannedBase {
+  kind: 'user_group';
+}
+
+export interface PlannedDocumentSet extends PlannedBase {
+  kind: 'document_set';
+}
+
+export type PlannedChange =
+  | PlannedCredential
+  | PlannedConnector
+  | PlannedPair
+  | PlannedUserGroup
+  | PlannedDocumentSet;
+
+/**
+ * Who gains or loses sight of one pair's documents: readers as the index stamps them
+ * (`@kis/rules`, `documentReaders`): `PUBLIC`, `user_email:<credential owner>`, `group:<name>`.
+ */
+export interface PairAccessChange {
+  /** The pair's name. */
+  pair: string;
+  /** Null for a pair the plan creates. */
+  id: number | null;
+  gains: string[];
+  loses: string[];
+}
+
+/** Members a group gains or loses, and the pairs they gain or lose sight of through it. */
+export interface MemberAccessChange {
+  group: string;
+  /** Account e-mails where known, else ids. */
+  gains: string[];
+  loses: string[];
+  /** The names of the group's pairs once the plan is applied. */
+  pairs: string[];
+}
+
+/** Who gains or loses access to which pair, before anything is sent. */
+export interface AccessPlan {
+  pairs: PairAccessChange[];
+  members: MemberAccessChange[];
+}
 
 /**
  * The plan: every entry of the desired state and every connector, credential and pair the server
@@ -162,6 +235,8 @@ export interface ApplyPlan {
    * `deletePushedDocuments`.
    */
   pruneRisks: PruneRisk[];
+  /** Who gains or loses access to which pair (empty lists when nobody does). */
+  access: AccessPlan;
 }
 
 /** A pair a planned connector update leaves to automatic prunes that would delete documents. */
@@ -192,9 +267,30 @@ export interface SecretRecords {
   delete(credentialId: number): Promise<void> | void;
 }
 
+/**
+ * The user groups and document sets `apply` created on a server, by name: `prune` deletes only
+ * those (kis does not delete what others made). `@kis/node` has a file-backed one
+ * (`FileCreatedRecords`).
+ */
+export interface CreatedRecords {
+  has(kind: ScopeKind, name: string): Promise<boolean> | boolean;
+  add(kind: ScopeKind, name: string): Promise<void> | void;
+  delete(kind: ScopeKind, name: string): Promise<void> | void;
+  /** Whether any name of `kind` is recorded (the server's list is read only then). */
+  any(kind: ScopeKind): Promise<boolean> | boolean;
+}
+
+/** The kinds `CreatedRecords` keeps. */
+export type ScopeKind = 'user_group' | 'document_set';
+
 export interface PlanOptions {
-  /** Plan the deletion of what the server has and the desired state does not (default false). */
+  /**
+   * Plan the deletion of what the server has and the desired state does not (default false):
+   * connectors, credentials and pairs, and the groups and sets `created` says kis made.
+   */
   prune?: boolean | undefined;
+  /** The groups and sets kis created on this server (default: none recorded). */
+  created?: CreatedRecords | undefined;
   /** What was sent before (default: none, so every credential value given is sent again). */
   secrets?: SecretRecords | undefined;
   signal?: AbortSignal | undefined;
@@ -212,6 +308,15 @@ export interface ApplyOptions {
    * (`plan.pruneRisks`); without it, `apply` throws and changes nothing.
    */
   deletePushedDocuments?: boolean | undefined;
+  /**
+   * How long to wait for a group's or set's sync before changing it (servers refuse edits while
+   * one runs; default 10 minutes).
+   */
+  syncTimeoutMs?: number | undefined;
+  /** Called when apply waits for a group's or set's sync, or deletion, to finish. */
+  onSyncWait?: ((what: string) => void) | undefined;
+  /** Where to record the groups and sets created (default: the `created` the plan was made with). */
+  created?: CreatedRecords | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -219,7 +324,7 @@ export interface ApplyOptions {
 export interface AppliedChange {
   change: PlannedChange;
   ok: boolean;
-  /** The connector, credential or pair id (a pair's `cc_pair_id`). */
+  /** The connector, credential, pair, group or set id (a pair's `cc_pair_id`). */
   id: number | null;
   error?: KisError | Error;
 }

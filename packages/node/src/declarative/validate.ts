@@ -12,7 +12,7 @@ import type { DesiredCredential } from './types.js';
 
 /** The keys of each kind of entry (the file schema's; test/declarative.test.ts compares). */
 export const ENTRY_KEYS = {
-  file: ['$schema', 'credentials', 'connectors'],
+  file: ['$schema', 'credentials', 'connectors', 'user_groups', 'document_sets'],
   credential: ['name', 'source', 'credential_json', 'admin_public', 'curator_public', 'groups'],
   connector: [
     'name',
@@ -58,21 +58,24 @@ class Collector {
   }
 }
 
-function unknownKeys(c: Collector, entry: string, value: Obj, keys: readonly string[]): void {
-  for (const key of Object.keys(value)) {
-    if (keys.includes(key)) continue;
-    const close = closeValues(key, keys);
-    const hint = close.length > 0 ? ` (did you mean ${close.join(', ')}?)` : '';
-    c.add(
-      entry,
-      key,
-      `is not a key of this entry${hint}; keys: ${keys.join(', ')}`,
-      'additionalProperties',
-    );
-  }
+/** A problem for each key of `value` that `keys` does not have (with the closest ones). */
+export function unknownKeyIssues(entry: string, value: Obj, keys: readonly string[]): StateIssue[] {
+  return Object.keys(value)
+    .filter((key) => !keys.includes(key))
+    .map((key) => {
+      const close = closeValues(key, keys);
+      const hint = close.length > 0 ? ` (did you mean ${close.join(', ')}?)` : '';
+      const message = `is not a key of this entry${hint}; keys: ${keys.join(', ')}`;
+      return { entry, path: key, message, keyword: 'additionalProperties' };
+    });
 }
 
-function label(list: string, index: number, value: unknown): string {
+function unknownKeys(c: Collector, entry: string, value: Obj, keys: readonly string[]): void {
+  c.issues.push(...unknownKeyIssues(entry, value, keys));
+}
+
+/** `list[i] "name"`: how problems name an entry. */
+export function label(list: string, index: number, value: unknown): string {
   const name = isObject(value) && typeof value.name === 'string' ? ` "${value.name}"` : '';
   return `${list}[${index}]${name}`;
 }
@@ -139,6 +142,10 @@ function checkType(
 }
 
 const isIntList = (v: unknown) => Array.isArray(v) && v.every((n) => Number.isInteger(n));
+/** Names (non-empty) or ids (whole numbers ≥ 0): how groups and pairs are named in a file. */
+export const isRefList = (v: unknown) =>
+  Array.isArray(v) &&
+  v.every((r) => (typeof r === 'string' && r !== '') || (Number.isInteger(r) && r >= 0));
 const isText = (v: unknown) => typeof v === 'string' && v !== '';
 
 function duplicates(c: Collector, list: string, entries: readonly unknown[]): void {
@@ -214,7 +221,7 @@ async function checkConnector(
     'a date-time or null',
   );
   checkType(c, entry, value, 'pair_name', isText, 'a non-empty string');
-  checkType(c, entry, value, 'groups', isIntList, 'a list of group ids');
+  checkType(c, entry, value, 'groups', isRefList, 'a list of group names or ids');
   if (value.documents !== undefined) checkDocuments(c, entry, value.documents);
   const source = typeof value.source === 'string' ? value.source : undefined;
   const config = value.config ?? {};

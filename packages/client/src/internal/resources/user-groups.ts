@@ -6,7 +6,7 @@
  * 4.6.1 differ (managers against curators, the group's document-set call), the call finds the
  * route the server has (`docs/deployed-servers.md`, "User groups").
  */
-import { isRouteNotFound, ROUTE_VARIANTS } from '@kis/rules';
+import { isRouteNotFound, ROUTE_VARIANTS, setUpdateBody } from '@kis/rules';
 import { KisError } from '../../errors.js';
 import type { KisClient } from '../../kis-client.js';
 import type { RequestOptions } from '../../request-options.js';
@@ -15,7 +15,7 @@ import type {
   SyncWaitOptions,
   UserGroupListOptions,
 } from '../../search-options.js';
-import type { DocumentSetSummary, UserGroup } from '../../types.js';
+import type { UserGroup } from '../../types.js';
 import { checkInt } from '../arguments.js';
 import type { CallContext } from '../call.js';
 import { pollUntil } from '../poll.js';
@@ -75,25 +75,8 @@ async function shareThroughSets(
     const groups = add.includes(id)
       ? [...new Set([...set.groups, groupId])]
       : set.groups.filter((g) => g !== groupId);
-    await updateDocumentSet(ctx, setReplacement(set, groups), opts);
+    await updateDocumentSet(ctx, setUpdateBody(set, { groups }), opts);
   }
-}
-
-/** The full replace of a set that keeps everything but its groups. */
-function setReplacement(set: DocumentSetSummary, groups: number[]) {
-  return {
-    id: set.id,
-    name: set.name,
-    description: set.description ?? '',
-    cc_pair_ids: set.cc_pair_summaries.map((p) => p.id),
-    is_public: set.is_public,
-    users: [...set.users],
-    groups,
-    federated_connectors: (set.federated_connector_summaries ?? []).map((f) => ({
-      federated_connector_id: f.id,
-      entities: f.entities ?? {},
-    })),
-  };
 }
 
 /** PATCH …/document-sets (main line), else the sets themselves (release 4.6.1). */

@@ -1,7 +1,8 @@
 /**
  * `kis apply -f FILE`: a shell over `kis.plan` and `kis.apply` (client README, "Declarative
- * set-up"). Prints the plan, asks before deleting (or takes `--yes`), carries it out and prints
- * the ids. What each credential was sent is recorded as fingerprints in `--secrets-file`.
+ * set-up"). Prints the plan and who gains or loses access to which pair, asks before deleting (or
+ * takes `--yes`), carries it out and prints the ids. What each credential was sent is recorded as
+ * fingerprints in `--secrets-file`, the groups and sets kis created beside it.
  */
 
 import { resolve } from 'node:path';
@@ -11,6 +12,7 @@ import {
   type ApplyPlan,
   apply,
   type FieldChange,
+  FileCreatedRecords,
   FileSecretRecords,
   type PlannedChange,
   plan as planState,
@@ -26,6 +28,7 @@ import { type KisFile, readKisFile } from '../../kis-file.js';
 import type { Output } from '../../output.js';
 import { stateFile } from '../../state-files.js';
 import { TakenNames } from '../../taken-names.js';
+import { accessLines } from './access-lines.js';
 
 export interface ApplyCommandOptions {
   file: string;
@@ -43,11 +46,14 @@ const DELETE_PUSHED_FLAG = '--delete-pushed-documents';
 export function applyCommand({ act, command }: CommandEnv): Command {
   return command('apply')
     .description(
-      'make the server hold the connectors, credentials and pairs of a kis.yaml file: prints a plan, then changes only what differs',
+      'make the server hold the connectors, credentials, pairs, user groups and document sets of a kis.yaml file: prints a plan and who gains or loses access, then changes only what differs',
     )
     .requiredOption('-f, --file <file>', 'the kis.yaml (or .json) file')
     .option('--dry-run', 'print the plan and change nothing')
-    .option('--prune', 'also delete what the server has and the file does not (asks first)')
+    .option(
+      '--prune',
+      'also delete what the server has and the file does not (asks first); groups and sets only when kis created them',
+    )
     .option('-y, --yes', 'do not ask before deleting (for --prune without a terminal)')
     .option(
       DELETE_PUSHED_FLAG,
@@ -65,8 +71,29 @@ export function applyCommand({ act, command }: CommandEnv): Command {
         'kis apply -f kis.yaml --prune --yes',
       ]) +
         `
+A kis.yaml, one entry of each kind:
+
+  credentials:
+    - name: Jira bot
+      source: jira
+      credential_json: { jira_user_email: bot@example.com, jira_api_token: \${JIRA_TOKEN} }
+  user_groups:
+    - name: Support
+      users: [agent@example.com]        # account ids, or e-mails a listed group shows
+  connectors:
+    - name: Tickets
+      source: jira
+      credential: Jira bot
+      config: { jira_base_url: https://jira.example.com, project_key: SUP }
+      access_type: private              # public (default), private or sync; fixed once created
+      groups: [Support]                 # who sees a private pair's documents, by name
+  document_sets:
+    - name: Support answers
+      pairs: [Tickets]                  # a connector's name (or pair_name), or a pair id
+      groups: [Support]                 # public: true unless it names groups or users
+
 ${wrap(
-  "Connectors and credentials are matched on the server by name and source; a connector's pair by its connector and credential. Secrets are written as references to environment variables or files (see README) and never printed; they are compared with what kis sent before (fingerprints in --secrets-file), never with the server's masked answers. A failure part-way leaves a state the next apply finishes. A connector update always sends prune_freq (the file's, else the server's; null as 0, which servers keep as never, where they store a null as one week and start pruning). An update that leaves prunes on for a pair holding documents its connector does not list (every pushed document of a file connector) is refused (exit 2), naming the pairs and how many documents would go, unless --delete-pushed-documents is given. The file's JSON Schema is @kis/spec/kis-file.schema.json. Exit code 0 when the server matches the file, 1 when a change failed, 2 for a problem in the file (every one is listed, nothing is sent), 3 when the server cannot be reached.",
+  "Connectors and credentials are matched on the server by name and source, a connector's pair by its connector and credential, user groups and document sets by name. A group's pairs are the connectors that name it. Before anything is sent, the plan says who gains or loses access to which pair (everyone for public pairs, the credential's owner, the pair's groups) and which members a group gains. Secrets are written as references to environment variables or files (see README) and never printed; they are compared with what kis sent before (fingerprints in --secrets-file), never with the server's masked answers. --prune deletes only the groups and sets kis apply created (recorded by name beside --secrets-file, in <file>.created.json). Groups and sets sync their changes to the documents: an edit waits for a running sync. A failure part-way leaves a state the next apply finishes. A connector update always sends prune_freq (the file's, else the server's; null as 0, which servers keep as never, where they store a null as one week and start pruning). An update that leaves prunes on for a pair holding documents its connector does not list (every pushed document of a file connector) is refused (exit 2), naming the pairs and how many documents would go, unless --delete-pushed-documents is given. The file's JSON Schema is @kis/spec/kis-file.schema.json. Exit code 0 when the server matches the file, 1 when a change failed, 2 for a problem in the file (every one is listed, nothing is sent), 3 when the server cannot be reached or refuses the key or the feature (user groups without the enterprise edition or below its Business plan).",
 )}
 `,
     )
@@ -75,6 +102,10 @@ ${wrap(
 
 /** The default record of what credentials were sent: `.kis/apply/<base URL>.json`. */
 export const defaultSecretsFile = (baseUrl: string) => stateFile('apply', baseUrl, '.json');
+
+/** The record of the groups and sets kis created, beside the secrets': `<file>.created.json`. */
+export const createdFileOf = (secretsFile: string) =>
+  `${secretsFile.replace(/\.json$/i, '')}.created.json`;
 
 const show = (v: unknown) => (v === undefined ? '(none)' : JSON.stringify(v));
 
@@ -99,13 +130,17 @@ function title(c: PlannedChange): string {
       c.credential === null ? 'the default credential' : `credential "${c.credential}"`;
     return `pair "${c.name}"${id} (connector "${c.connector}", ${credential})`;
   }
+  if (c.kind === 'user_group') return `user group "${c.name}"${id}`;
+  if (c.kind === 'document_set') return `document set "${c.name}"${id}`;
   return `${c.kind} "${c.name}" (${c.source})${id}`;
 }
 
 /** Why a change is what it is; for what only the server has, how to delete it. */
 function noteOf(c: PlannedChange): string {
   if (c.action !== 'keep') return c.note ? ` (${c.note})` : '';
-  const deletable = !c.note?.includes('used by');
+  // a group's or set's note says itself whether --prune deletes it
+  const scoped = c.kind === 'user_group' || c.kind === 'document_set';
+  const deletable = !scoped && !c.note?.includes('used by');
   return ` (${c.note ?? 'not in the file'}${deletable ? '; --prune deletes it' : ''})`;
 }
 
@@ -219,18 +254,29 @@ export async function runApply(ctx: Context, options: ApplyCommandOptions): Prom
   for (const secret of file.secrets) ctx.secrets.add(secret);
   const client = await ctx.client();
   const { baseUrl } = await ctx.connection();
-  const secrets = new FileSecretRecords(
-    resolve(ctx.io.cwd, options.secretsFile ?? defaultSecretsFile(baseUrl)),
-  );
+  const secretsPath = resolve(ctx.io.cwd, options.secretsFile ?? defaultSecretsFile(baseUrl));
+  const secrets = new FileSecretRecords(secretsPath);
+  const created = new FileCreatedRecords(createdFileOf(secretsPath));
   let plan: ApplyPlan;
   try {
-    plan = await planState(client, file.state, { prune: options.prune === true, secrets });
+    plan = await planState(client, file.state, {
+      prune: options.prune === true,
+      secrets,
+      created,
+    });
   } catch (error) {
     if (DesiredStateError.isInstance(error)) return reportIssues(ctx, error, file.where);
     throw error;
   }
   for (const c of plan.changes) out.result({ plan: c });
   for (const line of planLines(plan, out.out, out.mode.verbose)) out.human(line);
+  out.result({ access: plan.access });
+  if (!plan.empty) {
+    const deleted = plan.changes.flatMap((c) =>
+      c.kind === 'pair' && c.action === 'delete' && c.id !== null ? [c.id] : [],
+    );
+    for (const line of accessLines(plan.access, new Set(deleted), out.out)) out.human(line);
+  }
   for (const w of [...plan.warnings, ...(await nameWarnings(client, baseUrl, plan))]) out.warn(w);
   for (const w of pruneRiskLines(plan)) out.warn(w);
   if (options.dryRun || plan.empty) {
@@ -254,9 +300,11 @@ export async function runApply(ctx: Context, options: ApplyCommandOptions): Prom
   const result = await apply(client, plan, {
     secrets,
     deletePushedDocuments: options.deletePushedDocuments === true,
+    created,
     onChange: (step) => {
       if (step.ok) out.info(stepLine(step));
     },
+    onSyncWait: (what) => out.info(`${what}…`),
   });
   if (!result.ok) {
     const failed = result.applied.at(-1);

@@ -1,15 +1,21 @@
 /**
  * `kis connector create`: the three-step set-up (the credential found or taken, the connector
  * created, the two associated) of one connector from the flags, or of each entry of `--from FILE`.
+ * The pair's access and groups are set at the association (no call changes them later).
  */
-import { type ConnectorCreateRequest, connectorConfigIssues, type KisClient } from '@kis/client';
+import {
+  type ConnectorCreateRequest,
+  connectorConfigIssues,
+  type KisClient,
+  type UserGroup,
+} from '@kis/client';
 import {
   DEFAULT_CREDENTIAL_ID,
   PUSH_ONLY_SOURCE,
   pruneListing,
   SOURCES_WITHOUT_CREDENTIAL,
 } from '@kis/rules';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { CommandEnv } from '../../action.js';
 import { collect, intArg } from '../../arg-parsers.js';
 import { configFromSets } from '../../connector-fields.js';
@@ -18,6 +24,7 @@ import { accessTypes, checkEnum, checkSource, inputTypes } from '../../enums.js'
 import { CliError, ExitCode, type ExitCodeValue, oneLine, UsageError } from '../../errors.js';
 import { describeFailure } from '../../failure.js';
 import { EXAMPLES, wrap } from '../../help-text.js';
+import { findAllNamed } from '../../scope-ref.js';
 import {
   describeJsonType,
   isPlainObject,
@@ -69,7 +76,17 @@ export function createCommand({ act, command }: CommandEnv): Command {
       [] as string[],
     )
     .option('--input-type <type>', 'input type: load_state, poll, event, slim_retrieval', 'poll')
-    .option('--access-type <type>', 'access type: public, private, sync', 'public')
+    .option(
+      '--access <type>',
+      "who sees the pair's documents: public (everyone, the default), private (the credential's owner and the pair's groups) or sync (permission sync); fixed once created",
+    )
+    .addOption(new Option('--access-type <type>', 'the former name of --access').hideHelp())
+    .option(
+      '--group <group>',
+      'a user group (name or id) whose members see a private pair; repeat for more (enterprise edition)',
+      collect,
+      [] as string[],
+    )
     .option('--refresh-freq <seconds>', 'seconds between refreshes', intArg(0))
     .option('--prune-freq <seconds>', 'seconds between prune runs', intArg(0))
     .option(
@@ -91,6 +108,7 @@ export function createCommand({ act, command }: CommandEnv): Command {
         'kis connector create --for-ingestion --name "Team docs"',
         'kis connector create --name "Project A" --source jira --set jira_base_url=https://jira.example.com --set project_key=A --refresh-freq 3600 --prune-freq 86400',
         'kis connector create --name site --source web --config @web.yaml --credential 0',
+        'kis connector create --name tickets --source file --config \'{"file_locations": []}\' --access private --group Support',
         'kis connector create --from projects.yaml --source jira --credential 7',
         'kis --json connector create --name docs --source file --config \'{"file_locations": []}\'',
       ]) +
@@ -100,8 +118,12 @@ ${wrap(NO_CREDENTIAL_TEXT)}
 ${wrap(FOR_INGESTION_TEXT)}
 
 A --from file is a list (or {"connectors": [...]}) of entries with the keys name, source,
-connector_specific_config (or config), input_type, access_type, refresh_freq, prune_freq and
-credential. One failing entry does not stop the others.
+connector_specific_config (or config), input_type, access_type, groups, refresh_freq, prune_freq
+and credential. One failing entry does not stop the others.
+
+--access and --group are the pair's, set at its association: no call changes them later (a
+group's pairs change with kis group add-pairs). A server without user groups (community
+edition, or below the Business plan) refuses --group with one error saying why (exit 3).
 
 A name a pair already has (its connector's or its own) is refused (exit 2; with --from, that
 entry fails, and so does an entry repeating an earlier one's name): every command that takes a
@@ -120,7 +142,11 @@ export interface ConnectorCreateOptions {
   /** `--set key=value` items, typed by the source's fields. */
   set?: string[];
   inputType?: string;
+  access?: string;
+  /** The former name of `--access`. */
   accessType?: string;
+  /** `--group` items: names or ids. */
+  group?: string[];
   refreshFreq?: number;
   pruneFreq?: number;
   /** A credential id or `auto` (as typed on the command line). */
@@ -175,10 +201,12 @@ function takenNames(
   };
 }
 
-/** One connector to set up: the create request and which credential to associate. */
+/** One connector to set up: the create request, which credential and groups to associate. */
 interface ConnectorSpec {
   connector: ConnectorCreateRequest;
   credential: number | 'auto';
+  /** The pair's groups, by name or id (resolved before the set-up). */
+  groups: string[];
 }
 
 /** Parses `--credential`: a credential id or `auto`. */
@@ -218,6 +246,7 @@ interface SpecFields {
   refreshFreq: unknown;
   pruneFreq: unknown;
   credential: unknown;
+  groups: unknown;
 }
 
 /** Checks the fields (errors name them as `names` says, after `where`) and builds the spec. */
@@ -270,6 +299,15 @@ function buildSpec(
   const refresh = seconds('refreshFreq');
   const prune = seconds('pruneFreq');
   const credential = credentialOf(fields.credential, `${where}${names.credential}`);
+  const groups = fields.groups ?? [];
+  if (
+    !Array.isArray(groups) ||
+    !groups.every((g) => (typeof g === 'string' && g !== '') || Number.isInteger(g))
+  ) {
+    throw new UsageError(
+      `${where}${names.groups}: expected a list of group names or ids, got ${JSON.stringify(groups)}`,
+    );
+  }
   const connector = {
     name,
     source,
@@ -279,7 +317,7 @@ function buildSpec(
     ...(refresh === undefined ? {} : { refresh_freq: refresh }),
     ...(prune === undefined ? {} : { prune_freq: prune }),
   } as ConnectorCreateRequest;
-  return { connector, credential };
+  return { connector, credential, groups: groups.map(String) };
 }
 
 const FLAG_NAMES = {
@@ -287,10 +325,11 @@ const FLAG_NAMES = {
   source: '--source',
   config: '--config',
   inputType: '--input-type',
-  accessType: '--access-type',
+  accessType: '--access',
   refreshFreq: '--refresh-freq',
   pruneFreq: '--prune-freq',
   credential: '--credential',
+  groups: '--group',
 } as const;
 
 /** `--for-ingestion`: an ingestion pair named `--name` (or after the source and the time). */
@@ -317,18 +356,26 @@ async function createForIngestion(
       source: PUSH_ONLY_SOURCE,
       config: {},
       inputType: 'load_state',
-      accessType: options.accessType,
+      accessType: options.access ?? options.accessType,
       refreshFreq: undefined,
       pruneFreq: undefined,
       credential: DEFAULT_CREDENTIAL_ID,
+      groups: options.group,
     },
-    FLAG_NAMES,
+    options.access === undefined && options.accessType !== undefined
+      ? { ...FLAG_NAMES, accessType: '--access-type' }
+      : FLAG_NAMES,
   );
-  const { name, access_type } = spec.connector;
   const client = await ctx.client();
   const refusal = await nameTaken(takenNames(ctx, client, options), spec, FLAG_NAMES.name);
   if (refusal !== undefined) throw new UsageError(refusal);
-  const result = await client.setupIngestionPair({ name, access_type });
+  const { connector } = await withGroupIds(spec, groupListing(client));
+  const { name, access_type, groups } = connector;
+  const result = await client.setupIngestionPair({
+    name,
+    access_type,
+    ...(groups && groups.length > 0 ? { groups } : {}),
+  });
   ctx.out.result(
     {
       connector_id: result.connectorId,
@@ -343,6 +390,28 @@ async function createForIngestion(
     ],
   );
   return ExitCode.Ok;
+}
+
+/**
+ * The spec with its groups as ids, read from the group listing (once, on first use): none
+ * listed is no call, and a server without groups refuses the listing with its reason.
+ */
+async function withGroupIds(
+  spec: ConnectorSpec,
+  groups: () => Promise<UserGroup[]>,
+): Promise<ConnectorSpec> {
+  if (spec.groups.length === 0) return spec;
+  const ids = findAllNamed('user group', spec.groups, await groups()).map((g) => g.id);
+  return { ...spec, connector: { ...spec.connector, groups: ids } };
+}
+
+/** The group listing, read once. */
+function groupListing(client: KisClient): () => Promise<UserGroup[]> {
+  let listed: Promise<UserGroup[]> | undefined;
+  return () => {
+    listed ??= client.userGroups.list({ includeDefault: true });
+    return listed;
+  };
 }
 
 export async function runConnectorCreate(
@@ -368,20 +437,22 @@ export async function runConnectorCreate(
       source,
       config,
       inputType: options.inputType,
-      accessType: options.accessType,
+      accessType: options.access ?? options.accessType,
       refreshFreq: options.refreshFreq,
       pruneFreq: options.pruneFreq,
       credential: options.credential,
+      groups: options.group,
     },
-    FLAG_NAMES,
+    // an error names the flag as it was typed
+    options.access === undefined && options.accessType !== undefined
+      ? { ...FLAG_NAMES, accessType: '--access-type' }
+      : FLAG_NAMES,
   );
   const client = await ctx.client();
   const refusal = await nameTaken(takenNames(ctx, client, options), spec, FLAG_NAMES.name);
   if (refusal !== undefined) throw new UsageError(refusal);
-  const result = await client.setupConnector({
-    connector: spec.connector,
-    credential: spec.credential,
-  });
+  const { connector } = await withGroupIds(spec, groupListing(client));
+  const result = await client.setupConnector({ connector, credential: spec.credential });
   const warning = pruneWarning(spec.connector.source);
   if (warning !== undefined) ctx.out.warn(warning);
   ctx.out.result(
@@ -389,12 +460,15 @@ export async function runConnectorCreate(
       connector_id: result.connectorId,
       credential_id: result.credentialId,
       cc_pair_id: result.ccPairId,
+      access_type: connector.access_type,
+      groups: connector.groups ?? [],
     },
     [
       `Created connector "${spec.connector.name}" (source ${spec.connector.source})`,
       `  connector_id:  ${result.connectorId}`,
       `  credential_id: ${result.credentialId}`,
       `  cc_pair_id:    ${result.ccPairId ?? '(not returned by the server)'}`,
+      `  access:        ${connector.access_type}${(connector.groups ?? []).length > 0 ? `, groups ${spec.groups.join(', ')}` : ''}`,
     ],
   );
   return ExitCode.Ok;
@@ -451,6 +525,7 @@ const ENTRY_KEYS = {
   refreshFreq: 'refresh_freq',
   pruneFreq: 'prune_freq',
   credential: 'credential',
+  groups: 'groups',
 } as const;
 
 /** One `--from` entry's spec: its keys (snake_case, kebab-case or camelCase), else the flags. */
@@ -467,12 +542,15 @@ function entrySpec(
       config: entryField(entry, 'connector_specific_config', 'config'),
       inputType: entryField(entry, 'input_type', 'input-type', 'inputType') ?? defaults.inputType,
       accessType:
-        entryField(entry, 'access_type', 'access-type', 'accessType') ?? defaults.accessType,
+        entryField(entry, 'access_type', 'access-type', 'accessType') ??
+        defaults.access ??
+        defaults.accessType,
       refreshFreq:
         entryField(entry, 'refresh_freq', 'refresh-freq', 'refreshFreq') ?? defaults.refreshFreq,
       pruneFreq: entryField(entry, 'prune_freq', 'prune-freq', 'pruneFreq') ?? defaults.pruneFreq,
       credential:
         entryField(entry, 'credential', 'credential_id', 'credentialId') ?? defaults.credential,
+      groups: entryField(entry, 'groups') ?? defaults.group,
     },
     ENTRY_KEYS,
   );
@@ -492,6 +570,7 @@ async function createFromFile(
   const { out } = ctx;
   const client: KisClient = await ctx.client();
   const taken = takenNames(ctx, client, defaults);
+  const groups = groupListing(client);
   /** Each name of the file, with the first entry (1-based) that has it. */
   const firstWith = new Map<string, number>();
   let created = 0;
@@ -514,10 +593,8 @@ async function createFromFile(
           ? undefined
           : `name: entry ${first} of the file has the name "${spec.connector.name}" too, and commands that take a name would then fit both; rename one, or pass --allow-duplicate-name`);
       if (refusal !== undefined) throw new UsageError(refusal);
-      const result = await client.setupConnector({
-        connector: spec.connector,
-        credential: spec.credential,
-      });
+      const { connector } = await withGroupIds(spec, groups);
+      const result = await client.setupConnector({ connector, credential: spec.credential });
       created++;
       const warning = pruneWarning(spec.connector.source);
       if (warning !== undefined) out.warn(`${spec.connector.name}: ${warning}`);

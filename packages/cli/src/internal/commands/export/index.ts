@@ -1,7 +1,7 @@
 /**
- * `kis export`: the server's connectors, credentials and pairs as a file `kis apply` takes
- * unchanged (applying it to the same server plans nothing). Credentials carry their name, source
- * and only the keys the server shows unmasked: secrets are never written.
+ * `kis export`: the server's connectors, credentials and pairs, user groups and document sets as
+ * a file `kis apply` takes unchanged (applying it to the same server plans nothing). Credentials
+ * carry their name, source and only the keys the server shows unmasked: secrets are never written.
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -15,6 +15,13 @@ import { ExitCode, type ExitCodeValue, UsageError } from '../../errors.js';
 import { EXAMPLES } from '../../help-text.js';
 import { fsReason } from '../../structured.js';
 import { loadYaml } from '../../yaml-lib.js';
+import {
+  exportGroups,
+  exportSets,
+  pairGroups,
+  readScopeExport,
+  type ScopeExport,
+} from './scope.js';
 
 export interface ExportCommandOptions {
   output?: string;
@@ -24,7 +31,7 @@ export interface ExportCommandOptions {
 export function exportCommand({ act, command }: CommandEnv): Command {
   return command('export')
     .description(
-      "write the server's connectors, credentials (no secrets) and pairs as a file kis apply takes",
+      "write the server's connectors, credentials (no secrets), pairs, user groups and document sets as a file kis apply takes",
     )
     .option('-o, --output <file>', 'write to this file (default stdout)')
     .option('--format <format>', 'yaml or json (default: from the file name, else yaml)')
@@ -61,6 +68,7 @@ function exportConnector(
   c: Connector,
   pair: ConnectorStatus,
   credentialName: string | undefined,
+  scope: ScopeExport,
 ): DesiredConnector {
   const entry: DesiredConnector = { name: c.name, source: c.source };
   if (c.input_type) entry.input_type = c.input_type;
@@ -71,7 +79,8 @@ function exportConnector(
   entry.config = c.connector_specific_config ?? {};
   if (credentialName !== undefined) entry.credential = credentialName;
   if (pair.name && pair.name !== c.name) entry.pair_name = pair.name;
-  if (pair.groups && pair.groups.length > 0) entry.groups = pair.groups;
+  const groups = pairGroups(pair, scope);
+  if (groups !== undefined) entry.groups = groups;
   return entry;
 }
 
@@ -80,6 +89,7 @@ export function exportState(
   credentials: Credential[],
   connectors: Connector[],
   pairs: ConnectorStatus[],
+  scope: ScopeExport,
 ): Exported {
   const out: Exported = {
     state: { credentials: [], connectors: [] },
@@ -88,6 +98,8 @@ export function exportState(
     notes: [],
   };
   const names = new Map<number, string>();
+  /** The exported pair of each connector entry, by the entry's index. */
+  const exportedPairs: number[] = [];
   for (const c of credentials) {
     if (c.id === DEFAULT_CREDENTIAL_ID || c.source === DEFAULT_DOCUMENT_SOURCE) continue;
     if (!c.name) {
@@ -128,8 +140,31 @@ export function exportState(
           .join(', ')} (a file gives one pair per connector)`,
       );
     }
-    out.state.connectors?.push(exportConnector(c, pair, credentialName));
+    exportedPairs.push(pair.cc_pair_id);
+    out.state.connectors?.push(exportConnector(c, pair, credentialName, scope));
   }
+  const groups = exportGroups(scope);
+  if (groups.length > 0) out.state.user_groups = groups;
+  const sets = exportSets(scope, pairNamesOf(out.state.connectors ?? [], exportedPairs));
+  if (sets.length > 0) out.state.document_sets = sets;
+  out.notes.push(...scope.notes);
+  return out;
+}
+
+/**
+ * The name each exported pair goes by in a set's `pairs`: its connector entry's name, when no
+ * other entry answers to it (same name of another source, or that pair_name); else its id.
+ */
+function pairNamesOf(entries: readonly DesiredConnector[], pairIds: readonly number[]) {
+  const answers = (e: DesiredConnector, name: string) =>
+    e.name === name || (e.pair_name ?? e.name) === name;
+  const out = new Map<number, string>();
+  entries.forEach((e, i) => {
+    const id = pairIds[i];
+    if (id !== undefined && entries.filter((other) => answers(other, e.name)).length === 1) {
+      out.set(id, e.name);
+    }
+  });
   return out;
 }
 
@@ -164,12 +199,13 @@ export async function runExport(
     throw new UsageError(`--format: expected yaml or json (got "${format}")`);
   }
   const client = await ctx.client();
-  const [credentials, connectors, pairs] = await Promise.all([
+  const [credentials, connectors, pairs, scope] = await Promise.all([
     client.credentials.list(),
     client.connectors.list(),
     client.pairs.list(),
+    readScopeExport(client),
   ]);
-  const exported = exportState(credentials, connectors, pairs);
+  const exported = exportState(credentials, connectors, pairs, scope);
   for (const n of exported.notes) ctx.out.warn(n);
   const text =
     format === 'json'
@@ -185,7 +221,7 @@ export async function runExport(
     }
     const n = exported.state;
     ctx.out.info(
-      `wrote ${options.output}: ${n.credentials?.length ?? 0} credentials, ${n.connectors?.length ?? 0} connectors`,
+      `wrote ${options.output}: ${n.credentials?.length ?? 0} credentials, ${n.connectors?.length ?? 0} connectors, ${n.user_groups?.length ?? 0} user groups, ${n.document_sets?.length ?? 0} document sets`,
     );
   }
   return ExitCode.Ok;
