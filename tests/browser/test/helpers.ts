@@ -8,8 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Emulator } from '@kis/emulator';
+import { type Emulator, type EmulatorOptions, startEmulator } from '@kis/emulator';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 const require = createRequire(import.meta.url);
 
@@ -141,6 +142,34 @@ export async function serveStatic(root: string): Promise<StaticServer> {
         server.closeAllConnections();
       }),
   };
+}
+
+/** What a console test file runs against (`consoleStage`). */
+export interface ConsoleStage {
+  /** The built console, served on its own origin. */
+  readonly site: StaticServer;
+  readonly browser: Browser;
+  /** An emulator that lets the console's origin call it. */
+  readonly emulator: Emulator;
+}
+
+/**
+ * The built console, Chromium and an emulator (`options`, on a free port, allowing the console's
+ * origin), started before the file's tests and stopped after them.
+ */
+export function consoleStage(options: Omit<EmulatorOptions, 'port' | 'corsOrigin'> = {}) {
+  const stage: { site?: StaticServer; browser?: Browser; emulator?: Emulator } = {};
+  beforeAll(async () => {
+    stage.site = await serveStatic(consoleDist());
+    stage.browser = await launchBrowser();
+    stage.emulator = await startEmulator({ ...options, port: 0, corsOrigin: stage.site.origin });
+  });
+  afterAll(async () => {
+    await stage.browser?.close();
+    await stage.emulator?.close();
+    await stage.site?.close();
+  });
+  return stage as ConsoleStage;
 }
 
 /** A call to the emulator's API with its admin key. */

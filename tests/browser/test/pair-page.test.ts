@@ -1,42 +1,18 @@
 // The console's pair page (apps/web, built) in Chromium against the emulator playing a deployed
 // server: a pair's status, its index attempts (followed while one runs) and unresolved errors,
 // run, pause and resume, and a deletion that asks first.
-import { type Emulator, startEmulator } from '@kis/emulator';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  type Browser,
-  consoleDist,
-  launchBrowser,
-  type StaticServer,
-  screenshot,
-  serveStatic,
-} from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { api, consoleStage, screenshot } from './helpers.js';
 
-let site: StaticServer;
-let browser: Browser;
-let emulator: Emulator;
-
-beforeAll(async () => {
-  site = await serveStatic(consoleDist());
-  browser = await launchBrowser();
-  emulator = await startEmulator({
-    port: 0,
-    corsOrigin: site.origin,
-    profile: 'deployed',
-    tasks: { startDelayMs: 20, durationMs: 400, pruneMs: 50 },
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-  await emulator?.close();
-  await site?.close();
+const stage = consoleStage({
+  profile: 'deployed',
+  tasks: { startDelayMs: 20, durationMs: 400, pruneMs: 50 },
 });
 
 /** A web connector and its pair, made through the API; the pair's id. */
 async function webPair(name: string): Promise<number> {
-  const connector = await api<{ id: number }>(emulator, 'POST', '/manage/admin/connector', {
+  const connector = await api<{ id: number }>(stage.emulator, 'POST', '/manage/admin/connector', {
     name,
     source: 'web',
     input_type: 'load_state',
@@ -44,7 +20,7 @@ async function webPair(name: string): Promise<number> {
     connector_specific_config: { base_url: 'https://example.com', web_connector_type: 'single' },
   });
   const pair = await api<{ data: number }>(
-    emulator,
+    stage.emulator,
     'PUT',
     `/manage/connector/${connector.body.id}/credential/0`,
     { name, access_type: 'public' },
@@ -53,10 +29,10 @@ async function webPair(name: string): Promise<number> {
 }
 
 async function openPair(ccPairId: number) {
-  const tab = await browser.newPage();
+  const tab = await stage.browser.newPage();
   const { page } = tab;
-  await page.goto(`${site.origin}/?baseUrl=${encodeURIComponent(emulator.baseUrl)}`);
-  await page.fill('#api-key', emulator.adminKey);
+  await page.goto(`${stage.site.origin}/?baseUrl=${encodeURIComponent(stage.emulator.baseUrl)}`);
+  await page.fill('#api-key', stage.emulator.adminKey);
   await page.click('button[type=submit]:has-text("Connect")');
   await page.locator('#settings-status', { hasText: 'Connected to' }).waitFor();
   await page.fill('#pair-id', String(ccPairId));
@@ -80,7 +56,7 @@ async function attemptRows(page: Page): Promise<string[][]> {
   );
 }
 
-const pairOf = (id: number) => emulator.state.pairs().find((p) => p.id === id);
+const pairOf = (id: number) => stage.emulator.state.pairs().find((p) => p.id === id);
 
 describe('the pair page', () => {
   it('shows a pair and follows its first index attempt to the end', async () => {
@@ -113,14 +89,14 @@ describe('the pair page', () => {
     expect(await statusSays(page, /^Not run/)).toBe(
       'Not run: the pair is PAUSED; resume it first.',
     );
-    expect(emulator.state.indexAttempts(id)).toHaveLength(1);
+    expect(stage.emulator.state.indexAttempts(id)).toHaveLength(1);
 
     await page.click('#pair-toggle');
     await statusSays(page, `Pair ${id} resumed.`);
     expect(pairOf(id)?.status).toBe('ACTIVE');
 
     // the next attempt completes with an error about a document
-    emulator.tasks.setAttemptOutcome('errors', id);
+    stage.emulator.tasks.setAttemptOutcome('errors', id);
     await page.click('#pair-run');
     await statusSays(
       page,

@@ -2,42 +2,18 @@
 // server: the document-sets page (sets listed with their pairs and who may use each, a set created
 // from pair ids, followed until its sync is done, an unknown group refused at its field) and the
 // pair page's access (public; private with its groups and the credential's owner).
-import { type Emulator, startEmulator } from '@kis/emulator';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  type Browser,
-  consoleDist,
-  launchBrowser,
-  type StaticServer,
-  screenshot,
-  serveStatic,
-} from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { api, consoleStage, screenshot } from './helpers.js';
 
-let site: StaticServer;
-let browser: Browser;
-let emulator: Emulator;
-
-beforeAll(async () => {
-  site = await serveStatic(consoleDist());
-  browser = await launchBrowser();
-  emulator = await startEmulator({
-    port: 0,
-    corsOrigin: site.origin,
-    profile: 'deployed',
-    tasks: { syncMs: 400 },
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-  await emulator?.close();
-  await site?.close();
+const stage = consoleStage({
+  profile: 'deployed',
+  tasks: { syncMs: 400 },
 });
 
 /** A file connector and its pair with `access`, in `groups`, made through the API; the pair id. */
 async function filePair(name: string, access = 'public', groups: number[] = []): Promise<number> {
-  const connector = await api<{ id: number }>(emulator, 'POST', '/manage/admin/connector', {
+  const connector = await api<{ id: number }>(stage.emulator, 'POST', '/manage/admin/connector', {
     name,
     source: 'file',
     input_type: 'load_state',
@@ -45,7 +21,7 @@ async function filePair(name: string, access = 'public', groups: number[] = []):
     connector_specific_config: { file_locations: [] },
   });
   const pair = await api<{ data: number }>(
-    emulator,
+    stage.emulator,
     'PUT',
     `/manage/connector/${connector.body.id}/credential/0`,
     { name, access_type: access, groups },
@@ -54,10 +30,10 @@ async function filePair(name: string, access = 'public', groups: number[] = []):
 }
 
 async function connected() {
-  const tab = await browser.newPage();
+  const tab = await stage.browser.newPage();
   const { page } = tab;
-  await page.goto(`${site.origin}/?baseUrl=${encodeURIComponent(emulator.baseUrl)}`);
-  await page.fill('#api-key', emulator.adminKey);
+  await page.goto(`${stage.site.origin}/?baseUrl=${encodeURIComponent(stage.emulator.baseUrl)}`);
+  await page.fill('#api-key', stage.emulator.adminKey);
   await page.click('button[type=submit]:has-text("Connect")');
   await page.locator('#settings-status', { hasText: 'Connected to' }).waitFor();
   return tab;
@@ -85,13 +61,13 @@ describe('the document-sets page', () => {
     });
     const [, name, pairs, who, state] = await setRow(page, 'Handbook');
     expect([name, pairs, who, state]).toEqual(['Handbook', 'Docs, Wiki', 'everyone', 'synced']);
-    expect(emulator.state.documentSets().map((s) => s.name)).toEqual(['Handbook']);
+    expect(stage.emulator.state.documentSets().map((s) => s.name)).toEqual(['Handbook']);
     await screenshot(page, 'document-sets');
     expect(errors).toEqual([]);
   });
 
   it('shares a set with a group by name, and refuses a group that does not exist at its field', async () => {
-    const group = await api<{ id: number }>(emulator, 'POST', '/manage/admin/user-group', {
+    const group = await api<{ id: number }>(stage.emulator, 'POST', '/manage/admin/user-group', {
       name: 'Support',
       user_ids: [],
       cc_pair_ids: [],
@@ -132,7 +108,7 @@ describe("the pair page's access", () => {
     expect(await field(open.page, 'Access')).toBe('public');
     expect(await field(open.page, 'Who sees its documents')).toBe('everyone (public)');
 
-    const team = await api<{ id: number }>(emulator, 'POST', '/manage/admin/user-group', {
+    const team = await api<{ id: number }>(stage.emulator, 'POST', '/manage/admin/user-group', {
       name: 'Team',
       user_ids: [],
       cc_pair_ids: [],

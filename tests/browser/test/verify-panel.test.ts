@@ -2,37 +2,15 @@
 // deployed server: the console runs @kis/client's verifyPair for the pair shown and reports what
 // was done to it (a document deleted, one hidden, one's chunks dropped), keeps that last report
 // for the pair (never the key) and shows it when the pair is opened again.
-import { type Emulator, startEmulator } from '@kis/emulator';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  type Browser,
-  consoleDist,
-  launchBrowser,
-  type StaticServer,
-  screenshot,
-  serveStatic,
-} from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { api, consoleStage, screenshot } from './helpers.js';
 
-let site: StaticServer;
-let browser: Browser;
-let emulator: Emulator;
-
-beforeAll(async () => {
-  site = await serveStatic(consoleDist());
-  browser = await launchBrowser();
-  emulator = await startEmulator({ port: 0, corsOrigin: site.origin, profile: 'deployed' });
-});
-afterAll(async () => {
-  await browser?.close();
-  await emulator?.close();
-  await site?.close();
-});
+const stage = consoleStage({ profile: 'deployed' });
 
 /** A file connector's public pair with `n` documents pushed and indexed; the pair's id. */
 async function pairWithDocuments(name: string, n: number): Promise<number> {
-  const connector = await api<{ id: number }>(emulator, 'POST', '/manage/admin/connector', {
+  const connector = await api<{ id: number }>(stage.emulator, 'POST', '/manage/admin/connector', {
     name,
     source: 'file',
     input_type: 'load_state',
@@ -40,13 +18,13 @@ async function pairWithDocuments(name: string, n: number): Promise<number> {
     connector_specific_config: { file_locations: [] },
   });
   const pair = await api<{ data: number }>(
-    emulator,
+    stage.emulator,
     'PUT',
     `/manage/connector/${connector.body.id}/credential/0`,
     { name, access_type: 'public' },
   );
   for (let i = 0; i < n; i++) {
-    const sent = await api(emulator, 'POST', '/svc-api/ingestion', {
+    const sent = await api(stage.emulator, 'POST', '/svc-api/ingestion', {
       document: {
         id: `${name}-page-${i}`,
         semantic_identifier: `Handbook page ${i}`,
@@ -59,13 +37,13 @@ async function pairWithDocuments(name: string, n: number): Promise<number> {
     });
     expect(sent.status).toBe(200);
   }
-  await emulator.indexer.idle();
+  await stage.emulator.indexer.idle();
   return pair.body.data;
 }
 
 async function openPair(page: Page, ccPairId: number): Promise<void> {
-  await page.goto(`${site.origin}/?baseUrl=${encodeURIComponent(emulator.baseUrl)}`);
-  await page.fill('#api-key', emulator.adminKey);
+  await page.goto(`${stage.site.origin}/?baseUrl=${encodeURIComponent(stage.emulator.baseUrl)}`);
+  await page.fill('#api-key', stage.emulator.adminKey);
   await page.click('button[type=submit]:has-text("Connect")');
   await page.locator('#settings-status', { hasText: 'Connected to' }).waitFor();
   await page.fill('#pair-id', String(ccPairId));
@@ -82,14 +60,18 @@ async function checkRow(page: Page, check: string): Promise<string[]> {
 describe('the pair page’s verification', () => {
   it('finds what was done to the pair, and shows the last report when the pair is opened again', async () => {
     const id = await pairWithDocuments('Handbook', 8);
-    await api(emulator, 'DELETE', `/svc-api/ingestion/${encodeURIComponent('Handbook-page-1')}`);
-    await api(emulator, 'POST', '/manage/admin/doc-hidden', {
+    await api(
+      stage.emulator,
+      'DELETE',
+      `/svc-api/ingestion/${encodeURIComponent('Handbook-page-1')}`,
+    );
+    await api(stage.emulator, 'POST', '/manage/admin/doc-hidden', {
       document_id: 'Handbook-page-2',
       hidden: true,
     });
-    emulator.sabotage.dropChunks('Handbook-page-3');
+    stage.emulator.sabotage.dropChunks('Handbook-page-3');
 
-    const { page, errors } = await browser.newPage();
+    const { page, errors } = await stage.browser.newPage();
     await openPair(page, id);
     await page.locator('#verify-status', { hasText: 'has not been verified' }).waitFor();
     await page.click('#verify-run');
@@ -109,9 +91,9 @@ describe('the pair page’s verification', () => {
     // the report is kept for the pair: the key is not in it, nor anywhere in storage
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
     expect(stored).toContain('Handbook-page-3');
-    expect(stored).not.toContain(emulator.adminKey);
+    expect(stored).not.toContain(stage.emulator.adminKey);
 
-    const again = await browser.newPage();
+    const again = await stage.browser.newPage();
     await openPair(again.page, id);
     const kept = again.page.locator('#verify-status', { hasText: `The last report of pair ${id}` });
     await kept.waitFor();
@@ -122,7 +104,7 @@ describe('the pair page’s verification', () => {
 
   it('checks a sample, and passes a pair whose documents are all fine', async () => {
     const id = await pairWithDocuments('Runbook', 6);
-    const { page, errors } = await browser.newPage();
+    const { page, errors } = await stage.browser.newPage();
     await openPair(page, id);
     await page.fill('#verify-sample', '3');
     await page.click('#verify-run');
