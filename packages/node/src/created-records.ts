@@ -6,9 +6,8 @@
  *
  * Format: `{"kis":"apply-created","v":1,"user_group":["Support"],"document_set":["Runbooks"]}`.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { CreatedRecords, ScopeKind } from './declarative/types.js';
+import { readRecordFile, writeRecordFile } from './record-file.js';
 
 interface Content {
   kis: 'apply-created';
@@ -21,14 +20,8 @@ const names = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((n): n is string => typeof n === 'string') : [];
 
 function read(path: string): Content | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  const content = JSON.parse(text) as Partial<Content>;
+  const content = readRecordFile(path) as Partial<Content> | undefined;
+  if (content === undefined) return undefined;
   if (content.kis !== 'apply-created' || content.v !== 1) {
     throw new Error(`${path}: not a kis apply record of created groups and sets (v1)`);
   }
@@ -70,9 +63,6 @@ export class FileCreatedRecords implements CreatedRecords {
   }
 
   private save(): void {
-    mkdirSync(dirname(this.path), { recursive: true });
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(this.content)}\n`, { mode: 0o600 });
-    renameSync(temporary, this.path);
+    writeRecordFile(this.path, this.content);
   }
 }

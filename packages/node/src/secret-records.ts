@@ -5,9 +5,8 @@
  *
  * Format: `{"kis":"apply-secrets","v":1,"salt":"…","credentials":{"3":{"jira_api_token":"…"}}}`.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { SecretRecords } from './declarative/types.js';
+import { readRecordFile, writeRecordFile } from './record-file.js';
 
 interface Content {
   kis: 'apply-secrets';
@@ -17,14 +16,8 @@ interface Content {
 }
 
 function read(path: string): Content | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  const content = JSON.parse(text) as Partial<Content>;
+  const content = readRecordFile(path) as Partial<Content> | undefined;
+  if (content === undefined) return undefined;
   if (content.kis !== 'apply-secrets' || content.v !== 1 || typeof content.salt !== 'string') {
     throw new Error(`${path}: not a kis apply secret record file (v1)`);
   }
@@ -65,9 +58,6 @@ export class FileSecretRecords implements SecretRecords {
   }
 
   private save(): void {
-    mkdirSync(dirname(this.path), { recursive: true });
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(this.content)}\n`, { mode: 0o600 });
-    renameSync(temporary, this.path);
+    writeRecordFile(this.path, this.content);
   }
 }
