@@ -362,15 +362,10 @@ async function createForIngestion(
       credential: DEFAULT_CREDENTIAL_ID,
       groups: options.group,
     },
-    options.access === undefined && options.accessType !== undefined
-      ? { ...FLAG_NAMES, accessType: '--access-type' }
-      : FLAG_NAMES,
+    flagNames(options),
   );
   const client = await ctx.client();
-  const refusal = await nameTaken(takenNames(ctx, client, options), spec, FLAG_NAMES.name);
-  if (refusal !== undefined) throw new UsageError(refusal);
-  const { connector } = await withGroupIds(spec, groupListing(client));
-  const { name, access_type, groups } = connector;
+  const { name, access_type, groups } = await connectorToCreate(ctx, client, options, spec);
   const result = await client.setupIngestionPair({
     name,
     access_type,
@@ -390,6 +385,25 @@ async function createForIngestion(
     ],
   );
   return ExitCode.Ok;
+}
+
+/** The flag names errors use: each as it was typed (`--access-type`, the former `--access`). */
+function flagNames(options: ConnectorCreateOptions): Record<keyof typeof FLAG_NAMES, string> {
+  return options.access === undefined && options.accessType !== undefined
+    ? { ...FLAG_NAMES, accessType: '--access-type' }
+    : FLAG_NAMES;
+}
+
+/** The connector of `spec`, its name checked as free and its groups given as ids. */
+async function connectorToCreate(
+  ctx: Context,
+  client: KisClient,
+  options: ConnectorCreateOptions,
+  spec: ConnectorSpec,
+): Promise<ConnectorSpec['connector']> {
+  const refusal = await nameTaken(takenNames(ctx, client, options), spec, FLAG_NAMES.name);
+  if (refusal !== undefined) throw new UsageError(refusal);
+  return (await withGroupIds(spec, groupListing(client))).connector;
 }
 
 /**
@@ -443,15 +457,10 @@ export async function runConnectorCreate(
       credential: options.credential,
       groups: options.group,
     },
-    // an error names the flag as it was typed
-    options.access === undefined && options.accessType !== undefined
-      ? { ...FLAG_NAMES, accessType: '--access-type' }
-      : FLAG_NAMES,
+    flagNames(options),
   );
   const client = await ctx.client();
-  const refusal = await nameTaken(takenNames(ctx, client, options), spec, FLAG_NAMES.name);
-  if (refusal !== undefined) throw new UsageError(refusal);
-  const { connector } = await withGroupIds(spec, groupListing(client));
+  const connector = await connectorToCreate(ctx, client, options, spec);
   const result = await client.setupConnector({ connector, credential: spec.credential });
   const warning = pruneWarning(spec.connector.source);
   if (warning !== undefined) ctx.out.warn(warning);
