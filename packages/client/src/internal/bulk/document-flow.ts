@@ -96,7 +96,8 @@ export class DocumentFlow {
     }
     if (this.dryRun) return { ...base, documentId, status: 'valid', attempts: 0 };
     // a document without a time gets one before its first attempt: retries send the same
-    const updatedAt = hasUpdatedAt(body) ? undefined : await this.stamp(documentId, hash);
+    const stamped = hasUpdatedAt(body) ? undefined : this.stamp(documentId, hash);
+    const updatedAt = typeof stamped === 'object' ? await stamped : stamped;
     const sending =
       updatedAt === undefined ? prepared : { body: withUpdatedAt(body, updatedAt), documentId };
     const sent = await this.sender.send(sending, slot);
@@ -104,7 +105,8 @@ export class DocumentFlow {
     if (sent.error) {
       return { ...result, status: sent.aborted ? 'aborted' : 'failed', error: sent.error };
     }
-    const status = await this.release.outcome(sent.alreadyExisted === true);
+    const told = this.release.outcome(sent.alreadyExisted === true);
+    const status = typeof told === 'string' ? told : await told;
     if (journal && hash !== undefined) {
       const entry = acknowledged(documentId, hash, status, ccPairId, fingerprint, updatedAt);
       try {
@@ -117,14 +119,15 @@ export class DocumentFlow {
   }
 
   /** The `doc_updated_at` of a document sent without one, from the journal's last (updated-at.ts). */
-  private async stamp(documentId: string, hash: string | undefined): Promise<string> {
+  private stamp(documentId: string, hash: string | undefined): string | Promise<string> {
     const journal = this.journal;
-    const stampOf = journal?.stampOf;
-    const last =
-      stampOf === undefined || hash === undefined
-        ? undefined
-        : await stampOf.call(journal, documentId, hash);
-    return updatedAtFor(last, new Date(), stampOf !== undefined);
+    if (journal?.stampOf === undefined || hash === undefined) {
+      return updatedAtFor(undefined, new Date(), false);
+    }
+    const last = journal.stampOf(documentId, hash);
+    return last instanceof Promise
+      ? last.then((known) => updatedAtFor(known, new Date(), true))
+      : updatedAtFor(last, new Date(), true);
   }
 
   /** The item's document, built by its loader when it has one. */

@@ -10,6 +10,8 @@ import { errorOf } from './error-of.js';
 
 export class RunRelease {
   private asked: Promise<string | undefined> | undefined;
+  /** The answer once it came: read without an await (one per document is measurable at 0 ms). */
+  private known: { version: string | undefined } | undefined;
   private readonly log: LevelLogger;
   private readonly release: CallContext['release'];
 
@@ -20,19 +22,32 @@ export class RunRelease {
 
   /** Starts the question once; later calls do nothing. */
   ask(): void {
-    this.asked ??= this.release().catch((err: unknown) => {
-      const why = errorOf(err).message;
-      this.log.log(
-        'warn',
-        `ingestMany: the server's release could not be read (${why}); already_existed is read as current releases mean it`,
-      );
-      return undefined;
-    });
+    this.asked ??= this.release().then(
+      (version) => {
+        this.known = { version };
+        return version;
+      },
+      (err: unknown) => {
+        const why = errorOf(err).message;
+        this.log.log(
+          'warn',
+          `ingestMany: the server's release could not be read (${why}); already_existed is read as current releases mean it`,
+        );
+        this.known = { version: undefined };
+        return undefined;
+      },
+    );
   }
 
-  /** `created` or `updated` from `already_existed`, read as the server's release means it. */
-  async outcome(alreadyExisted: boolean): Promise<IngestionOutcome> {
+  /**
+   * `created` or `updated` from `already_existed`, read as the server's release means it: at once
+   * when the release is known, else once it is.
+   */
+  outcome(alreadyExisted: boolean): IngestionOutcome | Promise<IngestionOutcome> {
+    if (this.known !== undefined) return ingestionOutcome(alreadyExisted, this.known.version);
     this.ask();
-    return ingestionOutcome(alreadyExisted, await this.asked);
+    return (this.asked as Promise<string | undefined>).then((version) =>
+      ingestionOutcome(alreadyExisted, version),
+    );
   }
 }
