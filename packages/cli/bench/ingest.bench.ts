@@ -66,6 +66,8 @@ async function* walk(dir: string): AsyncGenerator<string> {
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const e of entries) {
+    // as kis ingest walks: hidden entries (a pair journal kept in the folder's .kis/) are not read
+    if (e.name.startsWith('.')) continue;
     const path = join(dir, e.name);
     if (e.isDirectory()) yield* walk(path);
     else yield path;
