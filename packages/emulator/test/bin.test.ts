@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, runBin, spawnBin } from './bin-process.js';
-import { doc } from './helpers.js';
+import { doc, PACKAGE_VERSION } from './helpers.js';
 
 let dir: string;
 const children: { kill: (s?: NodeJS.Signals) => boolean; exitCode: number | null }[] = [];
@@ -184,7 +184,9 @@ describe('kis-emulator --port N --db FILE', () => {
       expect((await ingest(base, key, doc())).status).toBe(200);
     }
     const version = await fetch(`${base}/version`);
-    expect(await version.json()).toEqual({ backend_version: 'kis-emulator 0.1.0 (deployed)' });
+    expect(await version.json()).toEqual({
+      backend_version: `kis-emulator ${PACKAGE_VERSION} (deployed)`,
+    });
     const page = await (await fetch(`${running.ready.url}/`)).text();
     expect(page).toContain('<strong class="profile">deployed</strong>');
     running.child.kill('SIGTERM');
@@ -252,7 +254,7 @@ describe('kis-emulator --port N --db FILE', () => {
     };
     expect(await call('GET', '/me')).toMatchObject({ role: 'admin' });
     expect(await (await fetch(`${base}/version`)).json()).toEqual({
-      backend_version: 'kis-emulator 0.1.0 (deployed, release 4.6.1)',
+      backend_version: `kis-emulator ${PACKAGE_VERSION} (deployed, release 4.6.1)`,
     });
     const connector = await call('POST', '/manage/admin/connector', {
       name: 'Docs',

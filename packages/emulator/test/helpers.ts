@@ -199,3 +199,8 @@ export function filePart(
 
 /** Bytes that pass the PKCS#12 structure check: SEQUENCE { INTEGER 3, ... }. */
 export const PFX_BYTES = new Uint8Array([0x30, 0x06, 0x02, 0x01, 0x03, 0x30, 0x01, 0x00]);
+
+/** This package's version, as the emulator's `/version` names it. */
+export const PACKAGE_VERSION: string = (
+  createRequire(import.meta.url)('../package.json') as { version: string }
+).version;

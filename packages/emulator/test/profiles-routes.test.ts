@@ -2,7 +2,7 @@
 // compat-notes.md ("Where deployed servers differ from the seed"), not computed by the emulator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator, Profile } from '../src/index.js';
-import { type client, connectorBody, doc, filePart, start } from './helpers.js';
+import { type client, connectorBody, doc, filePart, PACKAGE_VERSION, start } from './helpers.js';
 
 const ADMIN = 'profiles-admin-key-1';
 const CURATOR = 'profiles-curator-key-1';
@@ -82,7 +82,7 @@ describe('routes', () => {
   it.each(['seed', 'deployed'] as const)('GET /version (%s) needs no key', async (profile) => {
     const r = await calls[profile]('GET', '/version', { key: null });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ backend_version: `kis-emulator 0.1.0 (${profile})` });
+    expect(r.body).toEqual({ backend_version: `kis-emulator ${PACKAGE_VERSION} (${profile})` });
   });
 });
 
