@@ -125,8 +125,9 @@ export class DocumentFlow {
       return updatedAtFor(undefined, new Date(), false);
     }
     const last = journal.stampOf(documentId, hash);
-    return last instanceof Promise
-      ? last.then((known) => updatedAtFor(known, new Date(), true))
+    // a journal may answer at once; any thenable it returns is awaited (not only a native Promise)
+    return last !== undefined && 'then' in last
+      ? Promise.resolve(last).then((known) => updatedAtFor(known, new Date(), true))
       : updatedAtFor(last, new Date(), true);
   }
 
