@@ -5,24 +5,12 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  startMariadb,
-  startPostgres,
-  type TestMariadb,
-  type TestPostgres,
-} from '@kis/test-support';
+import { sqlLiteral as literal, SQL_CANARY, type SqlDialect } from '@kis/test-support';
 
-export type Dialect = 'postgres' | 'mysql';
-export type TestDatabase = TestPostgres | TestMariadb;
-
+export { startDatabase, type TestDatabase } from '@kis/test-support';
+export type Dialect = SqlDialect;
 /** Every test database's password: found nowhere kis writes. */
-export const CANARY = 'kis-canary-5e3';
-
-export function startDatabase(dialect: Dialect): Promise<TestDatabase> {
-  return dialect === 'postgres'
-    ? startPostgres({ password: CANARY })
-    : startMariadb({ password: CANARY });
-}
+export const CANARY = SQL_CANARY;
 
 /** A ticket: its text may be null (the row fails alone), its update time is UTC. */
 export interface Ticket {
@@ -32,9 +20,6 @@ export interface Ticket {
   status?: string;
   updated: string;
 }
-
-const literal = (v: string | null | undefined) =>
-  v === null || v === undefined ? 'NULL' : `'${v.replace(/'/g, "''")}'`;
 
 /** `n` tickets from id `from`, updated on 2024-01-01 at their id in seconds. */
 export function tickets(n: number, from = 1): Ticket[] {

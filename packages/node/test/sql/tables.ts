@@ -1,22 +1,10 @@
 /** The tickets table the SQL tests read, written for each dialect, and a server per dialect. */
-import {
-  startMariadb,
-  startPostgres,
-  type TestMariadb,
-  type TestPostgres,
-} from '@kis/test-support';
+import { sqlLiteral as literal, SQL_CANARY, type SqlDialect } from '@kis/test-support';
 
-export type Dialect = 'postgres' | 'mysql';
-export type TestDatabase = TestPostgres | TestMariadb;
-
+export { startDatabase, type TestDatabase } from '@kis/test-support';
+export type Dialect = SqlDialect;
 /** The password every test server gets: it must appear in no output, error, log or journal. */
-export const CANARY = 'kis-canary-5e3';
-
-export function startDatabase(dialect: Dialect): Promise<TestDatabase> {
-  return dialect === 'postgres'
-    ? startPostgres({ password: CANARY })
-    : startMariadb({ password: CANARY });
-}
+export const CANARY = SQL_CANARY;
 
 /** A ticket row: id, subject, body, notes (nullable), status, updated_at (UTC). */
 export interface Ticket {
@@ -27,9 +15,6 @@ export interface Ticket {
   status?: string;
   updated: string;
 }
-
-const literal = (v: string | null | undefined) =>
-  v === null || v === undefined ? 'NULL' : `'${v.replace(/'/g, "''")}'`;
 
 /** Creates (or re-creates) `tickets` with these rows. */
 export function createTickets(dialect: Dialect, rows: readonly Ticket[]): string {
