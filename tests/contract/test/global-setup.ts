@@ -37,6 +37,9 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
     dbPath: ':memory:',
     userKeys: [EMULATOR_USER_KEY],
     profile,
+    // attempts outlast a slow proxied round trip: a run-once right after another must still find
+    // the first queued or running (1 s was passed by the validating proxy on a loaded machine)
+    tasks: { durationMs: 3000 },
   });
   const proxyLogPath = join(mkdtempSync(join(tmpdir(), `kis-contract-${profile}-`)), 'prism.log');
   let proxy: PrismHandle;
